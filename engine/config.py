@@ -1,0 +1,34 @@
+"""Engine configuration: which model, where, and how many requests at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DEMO_MODEL = str(Path(__file__).resolve().parent.parent / "models" / "demo")
+
+
+@dataclass
+class EngineConfig:
+    """Checks itself on construction; every field can be set from a TOML preset or ``--set``."""
+
+    model: str = DEMO_MODEL  # local HF-format folder or hub id
+    device: str = "auto"  # auto | cpu | cuda | cuda:N
+    dtype: str = "auto"  # auto (bf16 on CUDA, fp32 on CPU) | float32 | bfloat16 | float16
+    max_batch_size: int = 8  # sequences sharing one forward pass (= KV cache slots)
+    max_model_len: int = 1024  # prompt + reply tokens per sequence
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, str) or not self.model:
+            raise ValueError("engine.model must be a path or hub id")
+        if self.device != "auto" and not (
+            self.device == "cpu" or self.device == "cuda" or self.device.startswith("cuda:")
+        ):
+            raise ValueError("engine.device must be auto, cpu, cuda or cuda:N")
+        if self.dtype not in ("auto", "float32", "bfloat16", "float16"):
+            raise ValueError("engine.dtype must be auto, float32, bfloat16 or float16")
+        if not isinstance(self.max_batch_size, int) or not 1 <= self.max_batch_size <= 256:
+            raise ValueError("engine.max_batch_size must be between 1 and 256")
+        if not isinstance(self.max_model_len, int) or not 64 <= self.max_model_len <= 131072:
+            raise ValueError("engine.max_model_len must be between 64 and 131072")

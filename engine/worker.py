@@ -1,0 +1,165 @@
+"""A background thread that serves many concurrent requests through one :class:`Engine`.
+
+Callers on any thread ``submit`` a conversation and read its events from a
+:class:`RequestHandle` (text deltas, then one :class:`GenerationResult`); ``abort`` stops a
+request at the next step boundary and frees its cache at once. Requests submitted while others
+run join the batch at the next step. The voice pipeline wraps handles for asyncio; the HTTP API
+reads them from its handler threads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+from collections.abc import Callable, Iterator
+
+from engine.engine import Engine, RequestError
+from engine.sampling import SamplingParams
+from engine.sequence import GenerationResult, TextDelta
+
+Event = TextDelta | GenerationResult
+
+
+class RequestHandle:
+    """Events of one request; iterate it, or call :meth:`result`."""
+
+    def __init__(self, request_id: str, on_event: Callable[[Event], None] | None) -> None:
+        self.request_id = request_id
+        self._q: queue.Queue[Event] = queue.Queue()
+        self._on_event = on_event
+        self.final: GenerationResult | None = None
+
+    def _put(self, ev: Event) -> None:
+        if isinstance(ev, GenerationResult):
+            self.final = ev
+        if self._on_event is not None:
+            self._on_event(ev)
+        else:
+            self._q.put(ev)
+
+    def __iter__(self) -> Iterator[Event]:
+        while True:
+            ev = self._q.get()
+            yield ev
+            if isinstance(ev, GenerationResult):
+                return
+
+    def result(self, timeout: float | None = None) -> GenerationResult:
+        """Block until the request ends; returns its result (deltas are skipped)."""
+        while self.final is None:
+            try:
+                self._q.get(timeout=timeout)
+            except queue.Empty:
+                raise TimeoutError(f"request {self.request_id} did not finish in time") from None
+        return self.final
+
+
+class EngineWorker:
+    """Runs ``engine.step()`` on its own thread while there is work."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._handles: dict[str, RequestHandle] = {}
+        self._aborts: list[str] = []
+        self._pending: list[tuple[str, list[int], SamplingParams, bool, int]] = []
+        self._ids = itertools.count()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="diffvoice-engine", daemon=True)
+        self._thread.start()
+
+    @property
+    def tokenizer(self):
+        return self.engine.tokenizer
+
+    def submit(
+        self,
+        messages: list[dict],
+        params: SamplingParams | None = None,
+        *,
+        stream: bool = False,
+        request_id: str | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> RequestHandle:
+        """Queue a request; bad requests raise :class:`RequestError` here, synchronously."""
+        params = params or SamplingParams()
+        ids, dropped = self.engine.validate(messages, params)  # tokenising off the engine thread
+        with self._lock:
+            if self._stop:
+                raise RequestError("the engine is shutting down")
+            rid = request_id or f"w-{next(self._ids)}"
+            if rid in self._handles:
+                raise RequestError(f"request id {rid} is already in use")
+            handle = RequestHandle(rid, on_event)
+            self._handles[rid] = handle
+            self._pending.append((rid, ids, params, stream, dropped))
+            self._wake.notify()
+        return handle
+
+    def abort(self, request_id: str) -> None:
+        """Stop a request; its handle receives a result with ``finish_reason == "abort"``."""
+        with self._lock:
+            if request_id in self._handles:
+                self._aborts.append(request_id)
+                self._wake.notify()
+
+    def active(self) -> int:
+        with self._lock:
+            return len(self._handles)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop = True
+            self._aborts.extend(self._handles)
+            self._wake.notify()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while (
+                    not self._stop
+                    and not self._aborts
+                    and not self._pending
+                    and not self.engine.has_work()
+                ):
+                    self._wake.wait()
+                done: list[tuple[RequestHandle, Event]] = []
+                for rid, ids, params, stream, dropped in self._pending:
+                    self.engine.add_request(
+                        prompt_ids=ids, params=params, request_id=rid, stream=stream,
+                        truncated_turns=dropped,
+                    )
+                self._pending.clear()
+                for rid in self._aborts:
+                    res = self.engine.abort(rid)
+                    h = self._handles.pop(rid, None)
+                    if h is not None and res is not None:
+                        done.append((h, res))
+                self._aborts.clear()
+                if self._stop and not self.engine.has_work():
+                    stop = True
+                else:
+                    stop = False
+            for h, ev in done:
+                h._put(ev)
+            if stop:
+                return
+            # The step runs outside the lock so submit/abort never wait for a forward pass.
+            out = self.engine.step() if self.engine.has_work() else None
+            if out is None:
+                continue
+            with self._lock:
+                events = []
+                for d in out.deltas:
+                    h = self._handles.get(d.request_id)
+                    if h is not None:
+                        events.append((h, d))
+                for r in out.finished:
+                    h = self._handles.pop(r.request_id, None)
+                    if h is not None:
+                        events.append((h, r))
+            for h, ev in events:
+                h._put(ev)

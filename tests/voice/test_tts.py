@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from voice_wavs import rms
 
+from tests.voice.voice_wavs import rms
 from voice.tts import SpeechChunk, Synthesizer, VoiceLoadError, split_sentences
 
 # Piper normalises each sentence to full scale, then applies volume 0.9: speech RMS is thousands.

@@ -31,7 +31,10 @@ def _common(p: argparse.ArgumentParser) -> None:
 def _load(args):
     from voice.config import load_config
 
-    return load_config(args.config, args.set)
+    sets = list(args.set)
+    if getattr(args, "llm_url", None):
+        sets.append(f'assistant.llm_url="{args.llm_url}"')
+    return load_config(args.config, sets)
 
 
 # --- run ------------------------------------------------------------------------------------
@@ -39,9 +42,17 @@ def _fmt_latency(lat: dict[str, float]) -> str:
     return "  ".join(f"{k}={v:.0f}ms" for k, v in lat.items())
 
 
+def _print_profile(rec) -> None:
+    lat = rec.latency_ms
+    width = max((len(k) for k in lat), default=0)
+    print(f"  turn {rec.turn}" + (" (prepared during a pause)" if rec.speculative else ""))
+    for k, v in lat.items():
+        print(f"    {k:<{width}}  {v:7.0f} ms")
+
+
 def cmd_run(args) -> int:
     from voice.audio import read_wav, write_wav
-    from voice.pipeline import Assistant, Pipeline, WavSink, wav_source
+    from voice.pipeline import Models, Pipeline, WavSink, wav_source
 
     cfg = _load(args)
     audio = None
@@ -54,13 +65,14 @@ def cmd_run(args) -> int:
 
         check_devices(need_input=True, need_output=args.output is None)
 
-    assistant = Assistant(cfg, progress=_progress)
+    models = Models(cfg, progress=_progress)
+    realtime = not args.fast
     if args.output:
-        sink = WavSink(assistant.tts.sample_rate)
+        sink = WavSink(models.tts.sample_rate, realtime=realtime)
     else:
         from voice.devices import SpeakerSink
 
-        sink = SpeakerSink(assistant.tts.sample_rate)
+        sink = SpeakerSink(models.tts.sample_rate)
 
     def on_turn(rec) -> None:
         if args.json:
@@ -71,22 +83,25 @@ def cmd_run(args) -> int:
             print(f"error:     {rec.error}")
         else:
             print(f"assistant: {rec.reply}" + ("  [interrupted]" if rec.interrupted else ""))
-        print(f"latency:   {_fmt_latency(rec.latency_ms)}", flush=True)
+        if args.profile:
+            _print_profile(rec)
+        else:
+            print(f"latency:   {_fmt_latency(rec.latency_ms)}", flush=True)
 
-    pipe = Pipeline(assistant, sink, on_turn)
+    pipe = Pipeline(models, cfg, sink, on_turn=on_turn)
     if audio is not None:
-        source = wav_source(audio, realtime=not args.fast)
+        source = wav_source(audio, realtime=realtime)
     else:
         from voice.devices import microphone
 
         source = microphone()
         print("Listening... (Ctrl-C to stop)", file=sys.stderr)
     try:
-        asyncio.run(pipe.run(source, realtime=not args.fast))
+        asyncio.run(pipe.run(source, realtime=realtime))
     except KeyboardInterrupt:
         pass
     finally:
-        assistant.close()
+        models.close()
     if args.output:
         write_wav(args.output, sink.audio(), sink.sample_rate)
         if not args.json:
@@ -95,6 +110,13 @@ def cmd_run(args) -> int:
     if not pipe.records:
         raise UserError(f"no speech detected in {args.input}" if args.input else "no speech detected")
     return 0
+
+
+def cmd_profile(args) -> int:
+    from voice.profile import run_profile
+
+    cfg = _load(args)
+    return run_profile(cfg, args.wavs, out_dir=args.out, compare=args.compare, progress=_progress)
 
 
 # --- chat -----------------------------------------------------------------------------------
@@ -206,6 +228,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--output", metavar="FILE.wav", help="write everything the assistant said")
     r.add_argument("--fast", action="store_true", help="replay --input as fast as possible")
     r.add_argument("--json", action="store_true", help="one JSON object per turn")
+    r.add_argument("--profile", action="store_true", help="per-stage latency of every turn")
+    r.add_argument("--llm-url", default=None,
+                   help="use an OpenAI-compatible endpoint for replies instead of the engine")
+
+    pr = sub.add_parser("profile", help="latency of the whole pipeline over spoken prompts")
+    _common(pr)
+    pr.add_argument("wavs", nargs="*", metavar="WAV", help="default: the bundled prompts")
+    pr.add_argument("--out", default="out/profile", metavar="DIR", help="JSON and PNG go here")
+    pr.add_argument("--compare", action="store_true",
+                    help="run with speculative start on and off and compare")
+    pr.add_argument("--llm-url", default=None)
 
     c = sub.add_parser("chat", help="text conversation with the diffusion LM")
     _common(c)
@@ -241,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             return cmd_bench(args, rest)
         return {
-            "run": cmd_run, "chat": cmd_chat, "api": cmd_api, "train": cmd_train, "eval": cmd_eval,
+            "run": cmd_run, "profile": cmd_profile, "chat": cmd_chat, "api": cmd_api, "train": cmd_train, "eval": cmd_eval,
         }[args.command](args)
     except KeyboardInterrupt:
         return 130

@@ -1,11 +1,18 @@
-"""The voice turn loop: audio in → turn detection → ASR → diffusion LM → streaming TTS → audio out.
+"""The real-time voice pipeline: input → turn detection → ASR → diffusion LM → TTS → output.
 
-An asyncio pipeline. Input audio flows through a fresh :class:`TurnDetector`; each finished
-utterance becomes a turn task: ASR in a worker thread, the LLM streaming committed text from its
-own thread, a sentence splitter that hands the first short piece to TTS as soon as it is final,
-and a TTS task whose audio goes to the sink while the LLM may still be refining later blocks.
-The event loop never waits on a model. Every turn has an id; speech that starts while the
-assistant is busy interrupts it (barge-in) and the history keeps only what was actually spoken.
+One :class:`Pipeline` per conversation, all sharing one :class:`Models` (Whisper, Piper and the
+LLM back-end, loaded once per process). Audio chunks go in through :meth:`Pipeline.feed`; a fresh
+:class:`TurnDetector` turns them into speech events; each finished utterance becomes a turn task
+that transcribes it in a worker thread, streams the reply's committed text from the LLM thread,
+cuts it into sentences (the first one short) and synthesises them while the LLM may still be
+refining later blocks. Audio goes to a :class:`Sink`; everything else leaves as typed frames.
+
+- Speculative start: at a short pause the turn is prepared ahead (ASR, reply, first sentence of
+  audio); speech that resumes cancels it; if the turn ends at that pause the prepared audio plays
+  at once.
+- Barge-in: speech that starts while the assistant is busy stops playback at once, aborts
+  generation and synthesis, and the history keeps only the words that were played.
+- The event loop never waits on a model; a monitor measures its lag during turns.
 """
 
 from __future__ import annotations
@@ -19,35 +26,69 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from voice.audio import SAMPLE_RATE
+from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.frames import (
+    EndFrame,
+    ErrorFrame,
+    Frame,
+    InterruptionFrame,
+    ReplyTextFrame,
+    SpeechStartedFrame,
+    SpeechStoppedFrame,
+    TranscriptFrame,
+    TtsAudioFrame,
+    TurnMetricsFrame,
+)
 from voice.llm import LLMError, LocalLLM, RemoteLLM
 from voice.tts import split_sentences
-from voice.vad import SpeechEnded, SpeechStarted, TurnDetector
+from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
 
 # A sentence is final once its end punctuation is followed by more text.
 _BOUNDARY = re.compile(r"[.!?]+[\"')\]]*\s+")
+_RESET = re.compile(
+    r"^(please )?(reset|start over|new conversation|forget everything|"
+    r"clear (the )?(conversation|history))( please)?$"
+)
+STAGES = (
+    "speech_end", "turn_detected", "asr_done", "first_text", "reply_done",
+    "first_tts_audio", "first_audio_out",
+)
 
 
 @dataclass
 class TurnRecord:
-    """What one turn heard, said and how long each stage took."""
+    """What one turn heard, said and when each stage finished (wall-clock seconds)."""
 
     turn: int
     transcript: str = ""
     reply: str = ""
     spoken: str = ""  # what was actually played (less than reply after a barge-in)
-    latency_ms: dict[str, float] = field(default_factory=dict)
+    stamps: dict[str, float] = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
+    speculative: bool = False  # the reply was prepared during a pause
     interrupted: bool = False
     error: str | None = None
+
+    @property
+    def latency_ms(self) -> dict[str, float]:
+        """Each stage's time after the end of speech, in ms."""
+        t0 = self.stamps.get("speech_end")
+        if t0 is None:
+            return {}
+        return {
+            k: round((self.stamps[k] - t0) * 1000.0, 1)
+            for k in STAGES[1:]
+            if k in self.stamps
+        }
 
     def to_json(self) -> dict:
         d = {
             "turn": self.turn,
             "transcript": self.transcript,
             "reply": self.reply,
-            "latency_ms": {k: round(v, 1) for k, v in self.latency_ms.items()},
+            "latency_ms": self.latency_ms,
+            "speculative": self.speculative,
             "llm": self.stats,
         }
         if self.interrupted:
@@ -58,8 +99,8 @@ class TurnRecord:
         return d
 
 
-class Assistant:
-    """The models (loaded once per process) and the conversation history."""
+class Models:
+    """Whisper, Piper and the LLM back-end: loaded once, shared by every conversation."""
 
     def __init__(self, cfg: AppConfig, progress: Callable[[str], None] | None = None) -> None:
         from voice.asr import Transcriber
@@ -80,8 +121,6 @@ class Assistant:
             volume=cfg.tts.volume,
             progress=progress,
         )
-        self.asr.load()
-        self.tts.load()
         s = cfg.assistant
         if s.llm_url:
             self.llm: LocalLLM | RemoteLLM = RemoteLLM(
@@ -91,244 +130,493 @@ class Assistant:
             if progress:
                 progress(f"Loading diffusion LM {cfg.engine.model} ...")
             self.llm = LocalLLM.load(cfg.engine, cfg.sampling)
-        self.history: list[dict] = []
-
-    def messages_for(self, transcript: str) -> list[dict]:
-        """System prompt + as much recent history as fits the token budget + the new question."""
-        system = (
-            [{"role": "system", "content": self.cfg.assistant.system_prompt}]
-            if self.cfg.assistant.system_prompt
-            else []
-        )
-        user = [{"role": "user", "content": transcript}]
-        hist = list(self.history)
-        while hist and self.llm.count_tokens(system + hist + user) > self.cfg.assistant.history_tokens:
-            hist = hist[2:]
-        return system + hist + user
-
-    def remember(self, transcript: str, spoken: str) -> None:
-        self.history += [
-            {"role": "user", "content": transcript},
-            {"role": "assistant", "content": spoken},
-        ]
-
-    def reset(self) -> None:
-        self.history.clear()
+        self.asr.load()
+        self.tts.load()
 
     def close(self) -> None:
         self.llm.close()
 
 
 class Sink:
-    """Where the assistant's voice goes."""
+    """Where the assistant's voice goes. ``play`` returns when (wall clock) it will be heard."""
 
     sample_rate: int
 
-    async def play(self, audio: np.ndarray, turn: int) -> None:  # int16 at sample_rate
+    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
         raise NotImplementedError
 
     async def stop(self, turn: int) -> None:
-        """Barge-in: drop what is queued for ``turn``."""
+        """Barge-in: drop what is queued for ``turn`` now."""
 
     async def drain(self) -> None:
         """Wait until everything queued has been played."""
 
 
 class WavSink(Sink):
-    """Collects everything the assistant said (for ``--output``)."""
+    """Records what the assistant said, as a speaker would have played it.
 
-    def __init__(self, sample_rate: int) -> None:
-        self.sample_rate = sample_rate
-        self.chunks: list[np.ndarray] = []
+    ``realtime``: audio "plays" on a wall-clock timeline, so a barge-in cuts it where a listener
+    would have stopped hearing it; otherwise every chunk counts as heard at once.
+    """
 
-    async def play(self, audio: np.ndarray, turn: int) -> None:
-        self.chunks.append(audio)
+    def __init__(self, sample_rate: int, realtime: bool = True, clock=time.perf_counter) -> None:
+        self.sample_rate, self.realtime, self.clock = sample_rate, realtime, clock
+        self.segments: list[tuple[float, np.ndarray]] = []  # (wall start, audio)
+        self._playhead = 0.0
 
-    def end_turn(self) -> None:
-        if self.chunks:
-            self.chunks.append(np.zeros(self.sample_rate * 3 // 10, dtype=np.int16))
+    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
+        now = self.clock()
+        start = max(now, self._playhead) if self.realtime else now
+        end = start + len(audio) / self.sample_rate if self.realtime else now
+        self._playhead = end
+        self.segments.append((start, audio))
+        return start, end
 
-    def audio(self) -> np.ndarray:
-        return np.concatenate(self.chunks) if self.chunks else np.zeros(0, dtype=np.int16)
+    async def stop(self, turn: int) -> None:
+        if not self.realtime:
+            return
+        now = self.clock()
+        kept = []
+        for start, audio in self.segments:
+            if start >= now:
+                continue
+            n = int((now - start) * self.sample_rate)
+            kept.append((start, audio[:n]))
+        self.segments = kept
+        self._playhead = min(self._playhead, now)
+
+    async def drain(self) -> None:
+        if self.realtime:
+            delay = self._playhead - self.clock()
+            if delay > 0:
+                await asyncio.sleep(delay)
+
+    def audio(self, gap_s: float = 0.3) -> np.ndarray:
+        """Everything that was heard, turns separated by ``gap_s`` of silence."""
+        out: list[np.ndarray] = []
+        last_end = None
+        for start, audio in self.segments:
+            if last_end is not None and start - last_end > 0.05:
+                out.append(np.zeros(int(gap_s * self.sample_rate), dtype=np.int16))
+            out.append(audio)
+            last_end = start + len(audio) / self.sample_rate
+        return np.concatenate(out) if out else np.zeros(0, dtype=np.int16)
+
+
+@dataclass
+class _Prepared:
+    """A turn's work done ahead (speculatively) or on the way."""
+
+    transcript: str = ""
+    reply: str = ""
+    stats: dict = field(default_factory=dict)
+    first_audio: list = field(default_factory=list)  # SpeechChunks of the first piece
+    pieces: list[str] = field(default_factory=list)
+    stamps: dict[str, float] = field(default_factory=dict)
 
 
 class Pipeline:
-    """One conversation: feed it audio chunks; it runs turns and reports them."""
+    """One conversation. ``feed`` audio (or ``run`` a source); frames go to ``on_frame``."""
 
     def __init__(
         self,
-        assistant: Assistant,
+        models: Models,
+        cfg: AppConfig,
         sink: Sink,
-        on_turn: Callable[[TurnRecord], None],
+        on_frame: Callable[[Frame], None] | None = None,
+        on_turn: Callable[[TurnRecord], None] | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.a, self.sink, self.on_turn, self.clock = assistant, sink, on_turn, clock
-        self.detector = TurnDetector(SAMPLE_RATE, **assistant.cfg.vad.detector_args())
-        self._turn_ids = itertools.count(1)
-        self._active: asyncio.Task | None = None
-        self._active_id = 0
-        self._active_req: str | None = None
-        self._t0: float | None = None  # wall time of stream offset 0
-        self.realtime = True
+        self.m, self.cfg, self.sink, self.clock = models, cfg, sink, clock
+        self._on_frame, self._on_turn = on_frame, on_turn
+        self.detector = TurnDetector(SAMPLE_RATE, **cfg.vad.detector_args())
+        self.history: list[dict] = []
         self.records: list[TurnRecord] = []
+        self.realtime = True
+        self.speculative_started = 0
+        self.speculative_cancelled = 0
+        self.speculative_used = 0
+        self._ids = itertools.count(1)
+        self._turn = 0  # id of the newest turn; frames of older turns are stale
+        self._task: asyncio.Task | None = None  # the turn being answered
+        self._spec: tuple[SpeechPaused, asyncio.Task] | None = None
+        self._t0: float | None = None  # wall time of stream offset 0
+        self._lag_task: asyncio.Task | None = None
+        self._lag_max = 0.0
+        self._closed = False
+        # Speech of a turn interrupted before the user heard any answer: it belongs to the next.
+        self._carry: np.ndarray | None = None
+
+    # --- frames -------------------------------------------------------------------------
+    def emit(self, frame: Frame) -> None:
+        if self._on_frame is not None:
+            self._on_frame(frame)
 
     def _wall(self, offset: int) -> float:
         assert self._t0 is not None
         return self._t0 + offset / SAMPLE_RATE
 
-    async def run(self, source: AsyncIterator[np.ndarray], realtime: bool = True) -> None:
-        """Consume ``source`` to its end, then finish the last turn."""
+    # --- input --------------------------------------------------------------------------
+    def start(self, realtime: bool = True) -> None:
+        """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
-        async for chunk in source:
-            for ev in self.detector.feed(chunk):
-                await self._on_event(ev)
+        if self._lag_task is None:
+            self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
+
+    async def feed(self, chunk: np.ndarray) -> None:
+        """Add int16 16 kHz mono audio from the user."""
+        if self._t0 is None:
+            self.start()
+        for ev in self.detector.feed(chunk):
+            await self._on_event(ev)
+
+    async def finish(self) -> None:
+        """End of input: close an open turn, wait for the answer and its playback."""
         for ev in self.detector.flush():
             await self._on_event(ev)
-        if self._active is not None:
-            await self._active
+        if self._task is not None:
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
         await self.sink.drain()
 
+    async def run(self, source: AsyncIterator[np.ndarray], realtime: bool = True) -> None:
+        """Consume ``source`` to its end, then finish the last turn and shut down."""
+        self.start(realtime)
+        try:
+            async for chunk in source:
+                await self.feed(chunk)
+            await self.finish()
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        """Cancel everything this conversation started; nothing is left running."""
+        self._closed = True
+        tasks = [t for t in (self._task, self._lag_task) if t is not None]
+        if self._spec is not None:
+            tasks.append(self._spec[1])
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._task = self._lag_task = self._spec = None
+        self.emit(EndFrame(self._turn))
+
+    def reset(self) -> None:
+        """Forget the conversation (a spoken or API reset)."""
+        self.history.clear()
+
+    async def interrupt(self) -> None:
+        """Stop the assistant now (barge-in, or the client asked)."""
+        await self._interrupt()
+
+    # --- turn detection -----------------------------------------------------------------
     async def _on_event(self, ev) -> None:
-        if isinstance(ev, SpeechStarted) and self._active is not None and not self._active.done():
-            await self._interrupt()
-        elif isinstance(ev, SpeechEnded):
-            if self._active is not None and not self._active.done():
+        if isinstance(ev, SpeechStarted):
+            if self._busy():
                 await self._interrupt()
+            self.emit(SpeechStartedFrame(self._turn + 1, ev.at_ms))
+        elif isinstance(ev, SpeechPaused):
+            if self.cfg.assistant.speculative and self.realtime and not self._closed:
+                self._cancel_spec()
+                self.speculative_started += 1
+                task = asyncio.create_task(
+                    self._prepare(self._with_carry(ev.audio), speculative=True), name="spec"
+                )
+                self._spec = (ev, task)
+        elif isinstance(ev, SpeechResumed):
+            if self._spec is not None:
+                self.speculative_cancelled += 1
+                self._cancel_spec()
+        elif isinstance(ev, SpeechEnded):
             detected = self.clock()
-            speech_end = self._wall(ev.speech_end) if self.realtime else None
-            self._active = asyncio.create_task(self._turn(ev, detected, speech_end))
+            if self._busy():
+                await self._interrupt()
+            turn = next(self._ids)
+            self._turn = turn
+            self.emit(SpeechStoppedFrame(turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced))
+            spec = None
+            if self._spec is not None:
+                paused, task = self._spec
+                self._spec = None
+                if paused.speech_end == ev.speech_end and not ev.forced:
+                    spec = task
+                else:
+                    self.speculative_cancelled += 1
+                    task.cancel()
+            rec = TurnRecord(turn)
+            rec.stamps["speech_end"] = (
+                self._wall(ev.speech_end) if self.realtime
+                else detected - self.cfg.vad.end_ms / 1000.0
+            )
+            rec.stamps["turn_detected"] = detected
+            audio = self._with_carry(ev.audio)
+            self._carry = None
+            self._task = asyncio.create_task(self._answer(rec, audio, spec), name=f"turn-{turn}")
             if not self.realtime:
                 # Replaying as fast as possible: the "user" waits for each answer.
-                await self._active
+                try:
+                    await self._task
+                except asyncio.CancelledError:
+                    pass
+
+    def _with_carry(self, audio: np.ndarray) -> np.ndarray:
+        if self._carry is None:
+            return audio
+        gap = np.zeros(SAMPLE_RATE // 5, dtype=np.int16)
+        return np.concatenate([self._carry, gap, audio])
+
+    def _busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def _cancel_spec(self) -> None:
+        if self._spec is not None:
+            self._spec[1].cancel()
+            self._spec = None
 
     async def _interrupt(self) -> None:
-        task = self._active
-        if task is None:
+        task = self._task
+        if task is None or task.done():
             return
-        if self._active_req is not None:
-            self.a.llm.cancel(self._active_req)
-        await self.sink.stop(self._active_id)
+        t = self.clock()
+        await self.sink.stop(self._turn)  # silence first: this is what the user notices
         task.cancel()
         try:
             await task
         except asyncio.CancelledError:
             pass
+        if self.records and self.records[-1].interrupted:
+            self.records[-1].stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
 
-    async def _turn(self, ev: SpeechEnded, detected: float, speech_end: float | None) -> None:
-        turn = next(self._turn_ids)
-        self._active_id = turn
-        rec = TurnRecord(turn)
-        # In real-time replay "speech end" is when the audio's speech ended; in --fast mode
-        # there is no such moment, so latencies count from end-of-turn detection and the
-        # configured end-of-turn silence is added as the VAD stage.
-        t_ref = speech_end if speech_end is not None else detected
-        lat = rec.latency_ms
+    # --- answering ----------------------------------------------------------------------
+    def messages_for(self, transcript: str) -> list[dict]:
+        """System prompt + as much recent history as fits the budget + the new question."""
+        sp = self.cfg.assistant.system_prompt
+        system = [{"role": "system", "content": sp}] if sp else []
+        user = [{"role": "user", "content": transcript}]
+        hist = list(self.history)
+        budget = self.cfg.assistant.history_tokens
+        while hist and self.m.llm.count_tokens(system + hist + user) > budget:
+            hist = hist[2:]
+        return system + hist + user
 
-        def mark(name: str) -> None:
-            lat[name] = (self.clock() - t_ref) * 1000.0 + (
-                0.0 if speech_end is not None else float(self.a.cfg.vad.end_ms)
-            )
+    async def _transcribe(self, audio: np.ndarray) -> str:
+        return (await asyncio.to_thread(self.m.asr.transcribe, audio)).strip()
 
-        mark("turn_detected")
-        spoken_parts: list[str] = []
+    async def _prepare(self, audio: np.ndarray, speculative: bool) -> _Prepared:
+        """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
+        p = _Prepared()
+        p.transcript = await self._transcribe(audio)
+        p.stamps["asr_done"] = self.clock()
+        if not p.transcript or _RESET.match(_norm(p.transcript)):
+            return p
+        rid = f"spec-{id(self)}-{self.speculative_started}"
+        first: list[float] = []
+
+        def on_text(_t: str) -> None:
+            if not first:
+                first.append(self.clock())
+
+        call = asyncio.to_thread(self._stream_llm, p.transcript, on_text, rid)
         try:
-            rec.transcript = (await asyncio.to_thread(self.a.asr.transcribe, ev.audio)).strip()
-            mark("asr_done")
+            reply = await call
+        except asyncio.CancelledError:
+            self.m.llm.cancel(rid)
+            raise
+        p.stamps["reply_done"] = self.clock()
+        p.stamps["first_text"] = first[0] if first else p.stamps["reply_done"]
+        p.reply, p.stats = reply.text, reply.stats
+        p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
+        if p.pieces:
+            p.first_audio = await asyncio.to_thread(self._synth, p.pieces[0])
+            p.stamps["first_tts_audio"] = self.clock()
+        return p
+
+    def _stream_llm(self, transcript: str, on_text, rid: str):
+        """Runs in a worker thread: the prompt is built (tokenised) there too."""
+        return self.m.llm.stream(self.messages_for(transcript), on_text, rid)
+
+    def _synth(self, text: str) -> list:
+        return list(self.m.tts.synthesize_stream(text, 10**6))
+
+    async def _answer(self, rec: TurnRecord, audio: np.ndarray, spec: asyncio.Task | None) -> None:
+        turn = rec.turn
+        heard: list[tuple[str, float, float]] = []  # (piece, wall start, wall end)
+        lag0 = self._lag_max = 0.0
+        try:
+            prepared: _Prepared | None = None
+            if spec is not None:
+                try:
+                    prepared = await spec
+                except Exception:
+                    prepared = None
+            if prepared is not None:
+                rec.speculative = True
+                self.speculative_used += 1
+                rec.transcript = prepared.transcript
+                for k, v in prepared.stamps.items():
+                    rec.stamps[k] = v
+            else:
+                rec.transcript = await self._transcribe(audio)
+                rec.stamps["asr_done"] = self.clock()
+            self.emit(TranscriptFrame(turn, rec.transcript, True))
             if not rec.transcript:
                 rec.error = "no speech recognised"
+                self.emit(ErrorFrame(turn, rec.error))
                 return
-            await self._reply(rec, mark, spoken_parts)
-            self.a.remember(rec.transcript, rec.reply)
+            if _RESET.match(_norm(rec.transcript)):
+                self.reset()
+                rec.reply = "Okay, let's start over."
+                prepared = _Prepared(reply=rec.reply, pieces=[rec.reply])
+            if prepared is not None and (prepared.reply or prepared.pieces):
+                await self._speak_prepared(rec, prepared, heard)
+            else:
+                await self._stream_reply(rec, heard)
+            rec.spoken = rec.reply
+            if rec.reply and not _RESET.match(_norm(rec.transcript)):
+                self._remember(rec.transcript, rec.reply)
         except asyncio.CancelledError:
             rec.interrupted = True
-            rec.spoken = " ".join(spoken_parts)
+            rec.spoken = _heard_text(heard, self.clock())
+            if not heard:
+                # Nothing was said yet: the user just kept talking. Answer both parts together.
+                self._carry = audio
             if rec.transcript and rec.spoken:
-                self.a.remember(rec.transcript, rec.spoken)
+                self._remember(rec.transcript, rec.spoken)
+            self.emit(InterruptionFrame(turn, rec.spoken))
             raise
         except LLMError as e:
             rec.error = str(e)
+            self.emit(ErrorFrame(turn, rec.error))
+        except Exception as e:  # ASR or TTS failure: this turn fails, the conversation goes on
+            rec.error = f"{type(e).__name__}: {e}"
+            self.emit(ErrorFrame(turn, rec.error))
         finally:
+            rec.stats["loop_lag_max_ms"] = round(max(self._lag_max, lag0) * 1000, 1)
             if rec.transcript or rec.error:
                 self.records.append(rec)
-                self.on_turn(rec)
-            if isinstance(self.sink, WavSink):
-                self.sink.end_turn()
+                self.emit(TurnMetricsFrame(turn, rec.latency_ms, dict(rec.stats)))
+                if self._on_turn is not None:
+                    self._on_turn(rec)
 
-    async def _reply(self, rec: TurnRecord, mark, spoken_parts: list[str]) -> None:
+    def _remember(self, user: str, assistant: str) -> None:
+        self.history += [
+            {"role": "user", "content": user},
+            {"role": "assistant", "content": assistant},
+        ]
+
+    async def _play(self, rec: TurnRecord, chunks: list, piece: str, heard: list) -> None:
+        for c in chunks:
+            audio = c.audio
+            if c.sample_rate != self.sink.sample_rate:
+                audio = resample(audio, c.sample_rate, self.sink.sample_rate)
+            if rec.turn != self._turn:  # stale: a newer turn has begun
+                return
+            self.emit(TtsAudioFrame(rec.turn, audio, self.sink.sample_rate, piece))
+            start, end = await self.sink.play(audio, rec.turn)
+            rec.stamps.setdefault("first_audio_out", start)
+            heard.append((piece, start, end))
+
+    async def _speak_prepared(self, rec: TurnRecord, p: _Prepared, heard: list) -> None:
+        rec.reply, rec.stats = p.reply, dict(p.stats)
+        self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
+        self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
+        for i, piece in enumerate(p.pieces):
+            chunks = p.first_audio if i == 0 and p.first_audio else await asyncio.to_thread(
+                self._synth, piece
+            )
+            rec.stamps.setdefault("first_tts_audio", self.clock())
+            await self._play(rec, chunks, piece, heard)
+
+    async def _stream_reply(self, rec: TurnRecord, heard: list) -> None:
         loop = asyncio.get_running_loop()
         deltas: asyncio.Queue[str | None] = asyncio.Queue()
         pieces: asyncio.Queue[str | None] = asyncio.Queue()
         rid = f"turn-{id(self)}-{rec.turn}"
-        self._active_req = rid
-        messages = self.a.messages_for(rec.transcript)
 
         def on_text(t: str) -> None:
             loop.call_soon_threadsafe(deltas.put_nowait, t)
 
-        llm = asyncio.create_task(asyncio.to_thread(self.a.llm.stream, messages, on_text, rid))
+        llm = asyncio.ensure_future(asyncio.to_thread(self._stream_llm, rec.transcript, on_text, rid))
         llm.add_done_callback(lambda _: deltas.put_nowait(None))
-        speaker = asyncio.create_task(self._speak(rec, pieces, mark, spoken_parts))
+        speaker = asyncio.create_task(self._speak_queue(rec, pieces, heard))
+        first_max = self.cfg.tts.first_chunk_chars
         try:
             pending, first = "", True
             while (d := await deltas.get()) is not None:
-                if "first_text" not in rec.latency_ms:
-                    mark("first_text")
+                rec.stamps.setdefault("first_text", self.clock())
+                self.emit(ReplyTextFrame(rec.turn, d, False))
                 pending += d
                 cut = None
                 for m in _BOUNDARY.finditer(pending):
                     cut = m.end()
                 if cut is not None:
-                    for p in split_sentences(
-                        pending[:cut], self.a.cfg.tts.first_chunk_chars if first else 10**6
-                    ):
+                    for p in split_sentences(pending[:cut], first_max if first else 10**6):
                         pieces.put_nowait(p)
                     first, pending = False, pending[cut:]
             reply = await llm
-            mark("reply_done")
-            rec.reply, rec.stats = reply.text, reply.stats
-            for p in split_sentences(pending, self.a.cfg.tts.first_chunk_chars if first else 10**6):
+            rec.stamps["reply_done"] = self.clock()
+            rec.stamps.setdefault("first_text", rec.stamps["reply_done"])
+            rec.reply, rec.stats = reply.text, dict(reply.stats)
+            self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
+            for p in split_sentences(pending, first_max if first else 10**6):
                 pieces.put_nowait(p)
             pieces.put_nowait(None)
             await speaker
         finally:
-            self._active_req = None
             if not llm.done():
-                self.a.llm.cancel(rid)
+                self.m.llm.cancel(rid)
+                llm.cancel()
             speaker.cancel()
 
-    async def _speak(self, rec: TurnRecord, pieces: asyncio.Queue, mark, spoken: list[str]) -> None:
+    async def _speak_queue(self, rec: TurnRecord, pieces: asyncio.Queue, heard: list) -> None:
         while (piece := await pieces.get()) is not None:
-            chunks = await asyncio.to_thread(lambda p=piece: list(self.a.tts.synthesize_stream(p, 10**6)))
-            if "first_tts_audio" not in rec.latency_ms:
-                mark("first_tts_audio")
-            for c in chunks:
-                audio = c.audio
-                if c.sample_rate != self.sink.sample_rate:
-                    from voice.audio import resample
+            chunks = await asyncio.to_thread(self._synth, piece)
+            rec.stamps.setdefault("first_tts_audio", self.clock())
+            await self._play(rec, chunks, piece, heard)
 
-                    audio = resample(audio, c.sample_rate, self.sink.sample_rate)
-                await self.sink.play(audio, rec.turn)
-                if "first_audio_out" not in rec.latency_ms:
-                    mark("first_audio_out")
-            spoken.append(piece)
+    async def _monitor_lag(self, interval: float = 0.01) -> None:
+        """How late the event loop wakes up: stays far below 20 ms if nothing blocks it."""
+        while True:
+            t = self.clock()
+            await asyncio.sleep(interval)
+            self._lag_max = max(self._lag_max, self.clock() - t - interval)
 
 
-async def wav_source(audio: np.ndarray, realtime: bool, chunk_ms: int = 20) -> AsyncIterator[np.ndarray]:
-    """Replay a recording as a microphone: ``chunk_ms`` pieces at real-time pace (or at once)."""
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z ]", " ", text.lower()).split())
+
+
+def _heard_text(heard: list[tuple[str, float, float]], now: float) -> str:
+    """The words played before ``now``: whole pieces, then the played share of the next."""
+    words: list[str] = []
+    for piece, start, end in heard:
+        if end <= now:
+            words += piece.split()
+        elif start < now:
+            w = piece.split()
+            words += w[: int(len(w) * (now - start) / max(end - start, 1e-6))]
+            break
+        else:
+            break
+    return " ".join(words)
+
+
+async def wav_source(
+    audio: np.ndarray, realtime: bool, chunk_ms: int = 20, tail_ms: int = 2000
+) -> AsyncIterator[np.ndarray]:
+    """Replay a recording as a microphone: ``chunk_ms`` pieces at real-time pace (or at once),
+    then ``tail_ms`` of silence so the last turn ends like a live one."""
     n = SAMPLE_RATE * chunk_ms // 1000
+    padded = np.concatenate([audio, np.zeros(SAMPLE_RATE * tail_ms // 1000, dtype=np.int16)])
     t0 = time.perf_counter()
-    for i in range(0, len(audio), n):
+    for i in range(0, len(padded), n):
         if realtime:
             delay = t0 + i / SAMPLE_RATE - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
         else:
             await asyncio.sleep(0)
-        yield audio[i : i + n]
-    # Trailing silence so the last turn's end is detected like a live one.
-    silence = np.zeros(n, dtype=np.int16)
-    for _ in range(2000 // chunk_ms):
-        if realtime:
-            await asyncio.sleep(chunk_ms / 1000)
-        yield silence
+        yield padded[i : i + n]

@@ -1,0 +1,394 @@
+"""The OpenAI-compatible HTTP API: a real server on 127.0.0.1 with a tiny random SDAR checkpoint,
+driven by the official ``openai`` client (and raw ``http.client`` where the client is too polite).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import openai
+import pytest
+from openai import OpenAI
+
+from engine import Engine, EngineConfig, EngineWorker, SamplingParams
+from engine.api import ApiServer, model_id, parse_chat_request
+from tests.engine.tiny import make_checkpoint
+
+MODEL = "tiny-sdar"
+ASK = [{"role": "user", "content": "hello what is the capital of france"}]
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory) -> Iterator[EngineWorker]:
+    folder = tmp_path_factory.mktemp("ckpt") / MODEL
+    make_checkpoint(folder, "sdar")
+    cfg = EngineConfig(model=str(folder), device="cpu", max_batch_size=4, max_model_len=256)
+    w = EngineWorker(Engine.load(cfg))
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def server(worker) -> Iterator[ApiServer]:
+    s = ApiServer(worker, "127.0.0.1", 0, model_name=MODEL, max_body_bytes=64 * 1024).start()
+    yield s
+    s.shutdown()
+
+
+@pytest.fixture
+def client(server) -> Iterator[OpenAI]:
+    c = OpenAI(base_url=server.url, api_key="x", max_retries=0, timeout=60)
+    yield c
+    c.close()
+
+
+def raw(
+    server: ApiServer,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict | None = None,
+) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, (json.loads(data) if data else {})
+    finally:
+        conn.close()
+
+
+def assert_error_shape(body: dict) -> None:
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"message", "type", "param", "code"}
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+
+
+# --- happy paths ------------------------------------------------------------------------------
+def test_models_list(client):
+    models = client.models.list()
+    assert [m.id for m in models.data] == [MODEL]
+    assert client.models.retrieve(MODEL).id == MODEL
+    with pytest.raises(openai.NotFoundError):
+        client.models.retrieve("other-model")
+
+
+def test_model_id_is_folder_name_or_hub_id(tmp_path):
+    (tmp_path / "my-model").mkdir()
+    assert model_id(str(tmp_path / "my-model")) == "my-model"
+    assert model_id("GSAI-ML/LLaDA-8B-Instruct") == "GSAI-ML/LLaDA-8B-Instruct"
+
+
+def test_chat_completion(client):
+    r = client.chat.completions.create(
+        model=MODEL,
+        messages=[
+            {"role": "system", "content": "you are a planet"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "hello"},
+                    {"type": "text", "text": "what is mars"},
+                ],
+            },
+        ],
+        max_tokens=12,
+    )
+    assert r.object == "chat.completion" and r.model == MODEL
+    choice = r.choices[0]
+    assert choice.message.role == "assistant" and isinstance(choice.message.content, str)
+    assert choice.finish_reason in ("stop", "length")
+    u = r.usage
+    assert u.prompt_tokens > 0 and 0 < u.completion_tokens <= 12
+    assert u.total_tokens == u.prompt_tokens + u.completion_tokens
+    stats = r.model_extra["diffvoice"]
+    assert set(stats) == {
+        "nfe",
+        "tokens_per_forward",
+        "time_to_first_text_ms",
+        "total_ms",
+        "truncated_turns",
+    }
+    assert stats["nfe"] >= 1 and stats["tokens_per_forward"] > 0
+
+
+def test_diffusion_extras_and_max_completion_tokens(client):
+    r = client.chat.completions.create(
+        model=MODEL,
+        messages=ASK,
+        max_completion_tokens=8,
+        extra_body={"mode": "reference", "threshold": 0.5, "block_size": 8},
+    )
+    # reference mode commits one token per forward pass and never stops early
+    assert r.usage.completion_tokens == 8
+    assert r.model_extra["diffvoice"]["nfe"] == 8
+
+
+def stream_text(client: OpenAI, **kw) -> tuple[str, list]:
+    chunks = list(client.chat.completions.create(model=MODEL, stream=True, **kw))
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    return text, chunks
+
+
+def test_stream_matches_non_stream(client):
+    kw = dict(messages=ASK, max_tokens=24, temperature=0)
+    full = client.chat.completions.create(model=MODEL, **kw)
+    text, chunks = stream_text(client, stream_options={"include_usage": True}, **kw)
+    assert text == full.choices[0].message.content
+    assert chunks[0].choices[0].delta.role == "assistant"
+    assert all(c.object == "chat.completion.chunk" and c.id == chunks[0].id for c in chunks)
+    finals = [c for c in chunks if c.choices and c.choices[0].finish_reason]
+    assert len(finals) == 1 and finals[0].choices[0].finish_reason == full.choices[0].finish_reason
+    assert finals[0].model_extra["diffvoice"]["nfe"] >= 1
+    assert chunks[-1].choices == [] and chunks[-1].usage == full.usage
+
+
+def test_concurrent_requests_all_answered(client):
+    prompts = ["hello", "what is mars", "seven times eight", "the capital of france", "hi", "yes"]
+    results: dict[int, str] = {}
+    errors: list[BaseException] = []
+
+    def ask(i: int) -> None:
+        try:
+            msgs = [{"role": "user", "content": prompts[i]}]
+            if i % 2:
+                text, chunks = stream_text(client, messages=msgs, max_tokens=8)
+                results[i] = chunks[-1].choices[0].finish_reason
+            else:
+                r = client.chat.completions.create(model=MODEL, messages=msgs, max_tokens=8)
+                results[i] = r.choices[0].finish_reason
+        except BaseException as e:  # reported below, with the thread's prompt
+            errors.append(e)
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(prompts))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors
+    assert sorted(results) == list(range(len(prompts)))
+    assert set(results.values()) <= {"stop", "length"}
+
+
+def test_stop_strings(client):
+    kw = dict(messages=ASK, max_tokens=24, temperature=0)
+    text = client.chat.completions.create(model=MODEL, **kw).choices[0].message.content
+    _, chunks = stream_text(client, **kw)
+    deltas = [c.choices[0].delta.content for c in chunks if c.choices]
+    deltas = [d for d in deltas if d]
+    # A stop string that arrives split over two deltas: the first half must be held back.
+    stop = next(
+        f"{a.split()[-1]} {b.split()[0]}"
+        for a, b in zip(deltas[1:], deltas[2:], strict=False)
+        if a[-1].isalnum() and b.startswith(" ") and b[1:2].isalnum()
+    )
+    want = text[: text.index(stop)].strip()
+    r = client.chat.completions.create(model=MODEL, stop=[stop, "zzz"], **kw)
+    assert r.choices[0].message.content == want and r.choices[0].finish_reason == "stop"
+    streamed, chunks = stream_text(client, stop=stop, **kw)
+    assert streamed == want
+    assert chunks[-1].choices[0].finish_reason == "stop"
+
+
+def test_seed_makes_sampling_repeatable(client):
+    kw = dict(model=MODEL, messages=ASK, max_tokens=16, temperature=1.5, seed=7)
+    a, b = (client.chat.completions.create(**kw).choices[0].message.content for _ in range(2))
+    assert a == b
+
+
+def test_mode_override_rederives_early_stop():
+    base = SamplingParams(mode="cache", max_new_tokens=16)
+    req = parse_chat_request({"messages": ASK, "mode": "reference", "max_tokens": 4}, base)
+    assert req.params.mode == "reference" and req.params.early_stop is False
+    assert req.params.max_new_tokens == 4
+
+
+# --- errors -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "kw, param",
+    [
+        (dict(messages=[{"role": "tool", "content": "hi"}]), "messages[0].role"),
+        (dict(messages=[]), "messages"),
+        (dict(messages=[{"role": "user", "content": 3}]), "messages[0].content"),
+        (
+            dict(messages=[{"role": "user", "content": [{"type": "image_url"}]}]),
+            "messages[0].content",
+        ),
+        (dict(messages=ASK, temperature=-1), "temperature"),
+        (dict(messages=ASK, n=2), "n"),
+        (dict(messages=ASK, max_tokens=0), "max_tokens"),
+        (dict(messages=ASK, max_tokens="8"), "max_tokens"),
+        (dict(messages=ASK, stop=[""]), "stop"),
+        (dict(messages=ASK, extra_body={"mode": "fastest"}), "mode"),
+        (dict(messages=ASK, extra_body={"treshold": 0.5}), "treshold"),
+        (dict(messages=ASK, logprobs=True), "logprobs"),
+        (dict(messages=[{"role": "user", "content": "  "}]), None),  # the engine's own check
+        (dict(messages=ASK, max_tokens=4000), None),  # longer than the context
+    ],
+    ids=[
+        "unknown-role",
+        "empty-messages",
+        "content-type",
+        "image-part",
+        "temperature",
+        "n2",
+        "max-tokens-0",
+        "max-tokens-str",
+        "empty-stop",
+        "bad-mode",
+        "unknown-arg",
+        "logprobs",
+        "empty-last-message",
+        "too-long",
+    ],
+)
+def test_bad_requests(client, kw, param):
+    with pytest.raises(openai.BadRequestError) as ei:
+        client.chat.completions.create(model=MODEL, **kw)
+    e = ei.value
+    assert e.status_code == 400 and e.type == "invalid_request_error"
+    assert set(e.body) == {"message", "type", "param", "code"}
+    if param is not None:
+        assert e.param == param
+    if param == "max_tokens":
+        assert "max_tokens" in e.message  # the client's name, not the engine's field name
+
+
+@pytest.mark.parametrize(
+    "method, path, body, headers, status",
+    [
+        ("POST", "/v1/chat/completions", b"{not json", {"Content-Type": "application/json"}, 400),
+        ("POST", "/v1/chat/completions", b"[1, 2]", {"Content-Type": "application/json"}, 400),
+        (
+            "POST",
+            "/v1/chat/completions",
+            b'{"temperature": NaN}',
+            {"Content-Type": "application/json"},
+            400,
+        ),
+        (
+            "POST",
+            "/v1/chat/completions",
+            json.dumps({"messages": ASK}).encode(),
+            {"Content-Type": "text/plain"},
+            400,
+        ),
+        (
+            "POST",
+            "/v1/chat/completions",
+            b"x" * (100 * 1024),
+            {"Content-Type": "application/json"},
+            400,
+        ),
+        ("GET", "/v1/nothing-here", None, {}, 404),
+        ("POST", "/v2/chat/completions", b"{}", {"Content-Type": "application/json"}, 404),
+        ("GET", "/v1/chat/completions", None, {}, 405),
+        ("DELETE", "/v1/models", None, {}, 405),
+    ],
+    ids=[
+        "bad-json",
+        "not-object",
+        "nan",
+        "content-type",
+        "oversized",
+        "unknown-path",
+        "unknown-post-path",
+        "get-completions",
+        "delete-models",
+    ],
+)
+def test_raw_errors(server, method, path, body, headers, status):
+    got, data = raw(server, method, path, body, headers)
+    assert got == status
+    assert_error_shape(data)
+    if status == 400:
+        assert data["error"]["type"] == "invalid_request_error"
+
+
+def test_oversized_body_through_client(client):
+    big = [{"role": "user", "content": "hello " * 20_000}]
+    with pytest.raises(openai.BadRequestError, match="bytes"):
+        client.chat.completions.create(model=MODEL, messages=big)
+
+
+def test_generation_error_is_500(client, server, monkeypatch):
+    def boom(seqs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(server.worker.engine, "_forward_and_commit", boom)
+    with pytest.raises(openai.InternalServerError, match="boom") as ei:
+        client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=4)
+    assert ei.value.status_code == 500 and ei.value.type == "server_error"
+    with pytest.raises(openai.APIError, match="boom"):
+        stream_text(client, messages=ASK, max_tokens=4)
+
+
+# --- auth -------------------------------------------------------------------------------------
+def test_bearer_token(worker):
+    s = ApiServer(worker, "127.0.0.1", 0, model_name=MODEL, token="s3cret").start()
+    try:
+        bad = OpenAI(base_url=s.url, api_key="wrong", max_retries=0)
+        with pytest.raises(openai.AuthenticationError):
+            bad.models.list()
+        with pytest.raises(openai.AuthenticationError):
+            bad.chat.completions.create(model=MODEL, messages=ASK, max_tokens=4)
+        status, body = raw(s, "GET", "/v1/models")
+        assert status == 401
+        assert_error_shape(body)
+        good = OpenAI(base_url=s.url, api_key="s3cret", max_retries=0)
+        assert [m.id for m in good.models.list().data] == [MODEL]
+        r = good.chat.completions.create(model=MODEL, messages=ASK, max_tokens=4)
+        assert r.choices[0].finish_reason in ("stop", "length")
+        bad.close()
+        good.close()
+    finally:
+        s.shutdown()
+
+
+# --- disconnects ------------------------------------------------------------------------------
+def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, caplog):
+    body = json.dumps(
+        {
+            "model": MODEL,
+            "messages": ASK,
+            "stream": True,
+            "max_tokens": 200,
+            "mode": "reference",
+        }
+    ).encode()
+    other: dict = {}
+    with caplog.at_level(logging.INFO, logger="engine.api"):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        got = b""
+        while b"data: " not in got:
+            got += sock.recv(4096)
+        assert got.startswith(b"HTTP/1.1 200")
+
+        def ask_other() -> None:
+            r = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=8)
+            other["reason"] = r.choices[0].finish_reason
+
+        t = threading.Thread(target=ask_other)
+        t.start()
+        sock.close()
+        t.join(timeout=120)
+        deadline = time.monotonic() + 60
+        while server.worker.active() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert other["reason"] in ("stop", "length")
+    assert server.worker.active() == 0
+    assert any("aborting" in r.getMessage() for r in caplog.records)
+    r = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=8)
+    assert r.choices[0].finish_reason in ("stop", "length")

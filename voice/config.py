@@ -104,13 +104,25 @@ class AssistantConfig:
 
 @dataclass
 class ServerConfig:
+    """``diffvoice serve``: the browser page and its websocket (see docs/protocol.md)."""
+
     host: str = "127.0.0.1"
     port: int = 8765
-    token: str = ""
+    token: str = ""  # required on any non-loopback host (or DIFFVOICE_TOKEN)
+    max_sessions: int = 8  # concurrent websocket sessions; more are refused (HTTP 503)
+    max_message_bytes: int = 1 << 20  # larger messages get an error event (audio or JSON)
+    max_text_chars: int = 2000  # longest text.input (speech: vad.max_utterance_ms)
+    allowed_origins: list[str] = field(default_factory=list)  # besides the page's own origin
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
             raise ValueError("server.port must be between 0 and 65535")
+        if not 1 <= self.max_sessions <= 1024:
+            raise ValueError("server.max_sessions must be between 1 and 1024")
+        if not 4096 <= self.max_message_bytes <= 64 << 20:
+            raise ValueError("server.max_message_bytes must be between 4096 and 67108864")
+        if not 1 <= self.max_text_chars <= 100_000:
+            raise ValueError("server.max_text_chars must be between 1 and 100000")
 
 
 @dataclass

@@ -69,7 +69,7 @@ def _verdict(err: float, tol: float) -> str:
 
 
 def unmask_cases(dev: torch.device, batches: tuple[int, ...]) -> list[Case]:
-    from kernels.unmask import unmask_select, unmask_select_ref
+    from kernels.unmask import select_commits, unmask_select, unmask_select_ref
 
     cases = []
     plans = [(b, DT, "greedy") for b in batches] + [(max(batches), torch.float32, "greedy")]
@@ -86,13 +86,19 @@ def unmask_cases(dev: torch.device, batches: tuple[int, ...]) -> list[Case]:
 
         def check(args=args, mode=mode) -> str:
             tok, conf, commit = unmask_select(*args)
-            r_tok, r_conf, r_commit = unmask_select_ref(*args)
-            if mode == "sample":  # different random streams: check confidences of own tokens
-                want = torch.softmax(args[0].float(), -1).gather(-1, tok[..., None])[..., 0]
-                want = want.masked_fill(~args[1], float("-inf"))
-                return _verdict(_rel(conf, want), 1e-4)
-            same = bool(torch.equal(tok, r_tok)) and bool(torch.equal(commit, r_commit))
-            return _verdict(_rel(conf, r_conf), 1e-4) + ("" if same else " tokens/commit differ")
+            x = args[0].float()
+            if not torch.equal(commit, select_commits(conf, *args[1:4])):
+                return "BAD commit selection"
+            if mode == "sample":  # another random stream than torch's: check its properties
+                kth = torch.topk(x, int(args[5].max()), dim=-1).values[..., -1]
+                if not bool((x.gather(-1, tok[..., None])[..., 0] >= kth).all()):
+                    return "BAD sampled outside top-k"
+                want = torch.softmax(x, -1).gather(-1, tok[..., None])[..., 0]
+                return _verdict(_rel(conf, want.masked_fill(~args[1], float("-inf"))), 1e-4)
+            r_tok, r_conf, _ = unmask_select_ref(*args)
+            if not torch.equal(tok, r_tok):
+                return "BAD tokens differ"
+            return _verdict(_rel(conf, r_conf), 1e-4)
 
         name = f"B{B} L{BLOCK} V{VOCAB} {str(dtype)[6:]} {mode}"
         cases.append(Case(

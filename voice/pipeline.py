@@ -312,6 +312,16 @@ class Pipeline:
         """Stop the assistant now (barge-in, or the client asked)."""
         await self._interrupt()
 
+    async def ask(self, text: str) -> None:
+        """A typed question: a new turn answered like a spoken one, without ASR."""
+        if self._busy():
+            await self._interrupt()
+        turn = next(self._ids)
+        self._turn = turn
+        rec = TurnRecord(turn)
+        rec.stamps["speech_end"] = rec.stamps["turn_detected"] = self.clock()
+        self._task = asyncio.create_task(self._answer(rec, None, None, text), name=f"turn-{turn}")
+
     # --- turn detection -----------------------------------------------------------------
     async def _on_event(self, ev) -> None:
         if isinstance(ev, SpeechStarted):
@@ -441,7 +451,10 @@ class Pipeline:
     def _synth(self, text: str) -> list:
         return list(self.m.tts.synthesize_stream(text, 10**6))
 
-    async def _answer(self, rec: TurnRecord, audio: np.ndarray, spec: asyncio.Task | None) -> None:
+    async def _answer(
+        self, rec: TurnRecord, audio: np.ndarray | None, spec: asyncio.Task | None,
+        text: str | None = None,
+    ) -> None:
         turn = rec.turn
         heard: list[tuple[str, float, float]] = []  # (piece, wall start, wall end)
         lag0 = self._lag_max = 0.0
@@ -459,7 +472,7 @@ class Pipeline:
                 for k, v in prepared.stamps.items():
                     rec.stamps[k] = v
             else:
-                rec.transcript = await self._transcribe(audio)
+                rec.transcript = text if audio is None else await self._transcribe(audio)
                 rec.stamps["asr_done"] = self.clock()
             self.emit(TranscriptFrame(turn, rec.transcript, True))
             if not rec.transcript:
@@ -480,7 +493,7 @@ class Pipeline:
         except asyncio.CancelledError:
             rec.interrupted = True
             rec.spoken = _heard_text(heard, self.clock())
-            if not heard:
+            if not heard and audio is not None:
                 # Nothing was said yet: the user just kept talking. Answer both parts together.
                 self._carry = audio
             if rec.transcript and rec.spoken:

@@ -23,7 +23,10 @@ def _progress(msg: str) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="TOML preset (a path or a name in configs/)")
     p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE",
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="override one config value, e.g. --set sampling.threshold=0.8 (repeatable)",
     )
 
@@ -108,7 +111,9 @@ def cmd_run(args) -> int:
             secs = len(sink.audio()) / sink.sample_rate
             print(f"wrote {args.output} ({secs:.1f} s of speech)", file=sys.stderr)
     if not pipe.records:
-        raise UserError(f"no speech detected in {args.input}" if args.input else "no speech detected")
+        raise UserError(
+            f"no speech detected in {args.input}" if args.input else "no speech detected"
+        )
     return 0
 
 
@@ -127,7 +132,11 @@ def cmd_chat(args) -> int:
     _progress(f"Loading diffusion LM {cfg.engine.model} ...")
     llm = LLM(Engine.load(cfg.engine))
     history: list[dict] = []
-    system = [{"role": "system", "content": cfg.assistant.system_prompt}] if cfg.assistant.system_prompt else []
+    system = (
+        [{"role": "system", "content": cfg.assistant.system_prompt}]
+        if cfg.assistant.system_prompt
+        else []
+    )
     interactive = sys.stdin.isatty()
     while True:
         if interactive:
@@ -153,17 +162,23 @@ def cmd_chat(args) -> int:
         # Keep the context from growing without bound: the engine drops the oldest turns too.
         history = history[-2 * 8 :]
         if args.json:
-            print(json.dumps({
-                "reply": r.text,
-                "finish_reason": r.finish_reason,
-                "nfe": r.nfe,
-                "tokens": r.num_tokens,
-                "tokens_per_forward": round(r.tokens_per_forward, 2),
-                "time_to_first_text_ms": None if r.time_to_first_text_s is None
-                else round(r.time_to_first_text_s * 1000, 1),
-                "total_ms": round(r.total_s * 1000, 1),
-                "truncated_turns": r.truncated_turns,
-            }), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "reply": r.text,
+                        "finish_reason": r.finish_reason,
+                        "nfe": r.nfe,
+                        "tokens": r.num_tokens,
+                        "tokens_per_forward": round(r.tokens_per_forward, 2),
+                        "time_to_first_text_ms": None
+                        if r.time_to_first_text_s is None
+                        else round(r.time_to_first_text_s * 1000, 1),
+                        "total_ms": round(r.total_s * 1000, 1),
+                        "truncated_turns": r.truncated_turns,
+                    }
+                ),
+                flush=True,
+            )
         else:
             print(("assistant> " if interactive else "") + r.text, flush=True)
     return 0
@@ -177,8 +192,24 @@ def cmd_api(args) -> int:
     host = args.host or cfg.api.host
     port = cfg.api.port if args.port is None else args.port
     token = args.token or os.environ.get("DIFFVOICE_TOKEN") or cfg.api.token or None
-    serve(cfg.engine, host=host, port=port, token=token)
+    if not _is_loopback(host) and not token:
+        raise UserError(
+            f"refusing to listen on {host} without an access token: "
+            "pass --token or set DIFFVOICE_TOKEN (or use --host 127.0.0.1)"
+        )
+    serve(cfg.engine, host=host, port=port, token=token, default_params=cfg.sampling)
     return 0
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def cmd_bench(args, rest: list[str]) -> int:
@@ -229,15 +260,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--fast", action="store_true", help="replay --input as fast as possible")
     r.add_argument("--json", action="store_true", help="one JSON object per turn")
     r.add_argument("--profile", action="store_true", help="per-stage latency of every turn")
-    r.add_argument("--llm-url", default=None,
-                   help="use an OpenAI-compatible endpoint for replies instead of the engine")
+    r.add_argument(
+        "--llm-url",
+        default=None,
+        help="use an OpenAI-compatible endpoint for replies instead of the engine",
+    )
 
     pr = sub.add_parser("profile", help="latency of the whole pipeline over spoken prompts")
     _common(pr)
     pr.add_argument("wavs", nargs="*", metavar="WAV", help="default: the bundled prompts")
     pr.add_argument("--out", default="out/profile", metavar="DIR", help="JSON and PNG go here")
-    pr.add_argument("--compare", action="store_true",
-                    help="run with speculative start on and off and compare")
+    pr.add_argument(
+        "--compare", action="store_true", help="run with speculative start on and off and compare"
+    )
     pr.add_argument("--llm-url", default=None)
 
     c = sub.add_parser("chat", help="text conversation with the diffusion LM")
@@ -250,8 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--port", type=int, default=None)
     a.add_argument("--token", default=None, help="require this bearer token (or DIFFVOICE_TOKEN)")
 
-    b = sub.add_parser("bench", help="decoding benchmark: reference vs fast modes",
-                       add_help=False)
+    b = sub.add_parser("bench", help="decoding benchmark: reference vs fast modes", add_help=False)
     _common(b)
 
     t = sub.add_parser("train", help="train the demo model from the generated corpus")
@@ -274,7 +308,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench":
             return cmd_bench(args, rest)
         return {
-            "run": cmd_run, "profile": cmd_profile, "chat": cmd_chat, "api": cmd_api, "train": cmd_train, "eval": cmd_eval,
+            "run": cmd_run,
+            "profile": cmd_profile,
+            "chat": cmd_chat,
+            "api": cmd_api,
+            "train": cmd_train,
+            "eval": cmd_eval,
         }[args.command](args)
     except KeyboardInterrupt:
         return 130
@@ -287,8 +326,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _describe(e: Exception) -> str:
     known = {
-        "UserError", "ConfigError", "AudioError", "ModelLoadError", "VoiceLoadError",
-        "LLMError", "AudioDeviceError", "RequestError",
+        "UserError",
+        "ConfigError",
+        "AudioError",
+        "ModelLoadError",
+        "VoiceLoadError",
+        "LLMError",
+        "AudioDeviceError",
+        "RequestError",
     }
     msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     if type(e).__name__ in known:

@@ -51,8 +51,11 @@ async def microphone(chunk_ms: int = 20) -> AsyncIterator[np.ndarray]:
 
     try:
         stream = sd.InputStream(
-            samplerate=SAMPLE_RATE, channels=1, dtype="int16",
-            blocksize=SAMPLE_RATE * chunk_ms // 1000, callback=callback,
+            samplerate=SAMPLE_RATE,
+            channels=1,
+            dtype="int16",
+            blocksize=SAMPLE_RATE * chunk_ms // 1000,
+            callback=callback,
         )
     except Exception as e:
         raise AudioDeviceError(f"{NO_DEVICE_HINT} ({e})") from None

@@ -111,7 +111,10 @@ class RemoteLLM:
         req = urllib.request.Request(
             self.url,
             data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key or 'none'}"},
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {self.api_key or 'none'}",
+            },
         )
         parts: list[str] = []
         reason = "stop"

@@ -51,8 +51,13 @@ _RESET = re.compile(
     r"clear (the )?(conversation|history))( please)?$"
 )
 STAGES = (
-    "speech_end", "turn_detected", "asr_done", "first_text", "reply_done",
-    "first_tts_audio", "first_audio_out",
+    "speech_end",
+    "turn_detected",
+    "asr_done",
+    "first_text",
+    "reply_done",
+    "first_tts_audio",
+    "first_audio_out",
 )
 
 
@@ -76,11 +81,7 @@ class TurnRecord:
         t0 = self.stamps.get("speech_end")
         if t0 is None:
             return {}
-        return {
-            k: round((self.stamps[k] - t0) * 1000.0, 1)
-            for k in STAGES[1:]
-            if k in self.stamps
-        }
+        return {k: round((self.stamps[k] - t0) * 1000.0, 1) for k in STAGES[1:] if k in self.stamps}
 
     def to_json(self) -> dict:
         d = {
@@ -148,6 +149,10 @@ class Sink:
     async def stop(self, turn: int) -> None:
         """Barge-in: drop what is queued for ``turn`` now."""
 
+    def busy(self) -> bool:
+        """Whether audio is still being played."""
+        return False
+
     async def drain(self) -> None:
         """Wait until everything queued has been played."""
 
@@ -184,6 +189,9 @@ class WavSink(Sink):
             kept.append((start, audio[:n]))
         self.segments = kept
         self._playhead = min(self._playhead, now)
+
+    def busy(self) -> bool:
+        return self.realtime and self._playhead > self.clock()
 
     async def drain(self) -> None:
         if self.realtime:
@@ -246,6 +254,8 @@ class Pipeline:
         self._closed = False
         # Speech of a turn interrupted before the user heard any answer: it belongs to the next.
         self._carry: np.ndarray | None = None
+        self._last: TurnRecord | None = None  # the newest turn, and what of it was played
+        self._heard: list[tuple[str, float, float]] = []
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -346,7 +356,9 @@ class Pipeline:
                 await self._interrupt()
             turn = next(self._ids)
             self._turn = turn
-            self.emit(SpeechStoppedFrame(turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced))
+            self.emit(
+                SpeechStoppedFrame(turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced)
+            )
             spec = None
             if self._spec is not None:
                 paused, task = self._spec
@@ -358,7 +370,8 @@ class Pipeline:
                     task.cancel()
             rec = TurnRecord(turn)
             rec.stamps["speech_end"] = (
-                self._wall(ev.speech_end) if self.realtime
+                self._wall(ev.speech_end)
+                if self.realtime
                 else detected - self.cfg.vad.end_ms / 1000.0
             )
             rec.stamps["turn_detected"] = detected
@@ -379,7 +392,8 @@ class Pipeline:
         return np.concatenate([self._carry, gap, audio])
 
     def _busy(self) -> bool:
-        return self._task is not None and not self._task.done()
+        """The assistant is preparing, saying or still playing an answer."""
+        return (self._task is not None and not self._task.done()) or self.sink.busy()
 
     def _cancel_spec(self) -> None:
         if self._spec is not None:
@@ -387,18 +401,31 @@ class Pipeline:
             self._spec = None
 
     async def _interrupt(self) -> None:
-        task = self._task
-        if task is None or task.done():
-            return
         t = self.clock()
         await self.sink.stop(self._turn)  # silence first: this is what the user notices
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
-        if self.records and self.records[-1].interrupted:
-            self.records[-1].stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()  # the turn's handler records what was heard
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+        elif self._last is not None and self._heard and not self._last.interrupted:
+            # The answer was complete but still playing: keep only what was heard.
+            rec = self._last
+            rec.interrupted = True
+            rec.spoken = _heard_text(self._heard, t)
+            if self.history[-2:] and self.history[-1] == {
+                "role": "assistant",
+                "content": rec.reply,
+            }:
+                if rec.spoken:
+                    self.history[-1] = {"role": "assistant", "content": rec.spoken}
+                else:
+                    del self.history[-2:]
+            self.emit(InterruptionFrame(rec.turn, rec.spoken))
+        if self._last is not None and self._last.interrupted:
+            self._last.stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
 
     # --- answering ----------------------------------------------------------------------
     def messages_for(self, transcript: str) -> list[dict]:
@@ -452,11 +479,15 @@ class Pipeline:
         return list(self.m.tts.synthesize_stream(text, 10**6))
 
     async def _answer(
-        self, rec: TurnRecord, audio: np.ndarray | None, spec: asyncio.Task | None,
+        self,
+        rec: TurnRecord,
+        audio: np.ndarray | None,
+        spec: asyncio.Task | None,
         text: str | None = None,
     ) -> None:
         turn = rec.turn
         heard: list[tuple[str, float, float]] = []  # (piece, wall start, wall end)
+        self._heard, self._last = heard, rec
         lag0 = self._lag_max = 0.0
         try:
             prepared: _Prepared | None = None
@@ -537,8 +568,10 @@ class Pipeline:
         self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
         self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
         for i, piece in enumerate(p.pieces):
-            chunks = p.first_audio if i == 0 and p.first_audio else await asyncio.to_thread(
-                self._synth, piece
+            chunks = (
+                p.first_audio
+                if i == 0 and p.first_audio
+                else await asyncio.to_thread(self._synth, piece)
             )
             rec.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(rec, chunks, piece, heard)
@@ -552,7 +585,9 @@ class Pipeline:
         def on_text(t: str) -> None:
             loop.call_soon_threadsafe(deltas.put_nowait, t)
 
-        llm = asyncio.ensure_future(asyncio.to_thread(self._stream_llm, rec.transcript, on_text, rid))
+        llm = asyncio.ensure_future(
+            asyncio.to_thread(self._stream_llm, rec.transcript, on_text, rid)
+        )
         llm.add_done_callback(lambda _: deltas.put_nowait(None))
         speaker = asyncio.create_task(self._speak_queue(rec, pieces, heard))
         first_max = self.cfg.tts.first_chunk_chars

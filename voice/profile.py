@@ -58,9 +58,12 @@ def summarize(records: list[TurnRecord]) -> dict:
 
 
 def print_table(title: str, summary: dict, out=sys.stdout) -> None:
-    print(f"\n{title}: {summary['turns']} turns, "
-          f"{summary['speculative_turns']} answered from a speculative start, "
-          f"event-loop lag max {summary['loop_lag_max_ms']} ms", file=out)
+    print(
+        f"\n{title}: {summary['turns']} turns, "
+        f"{summary['speculative_turns']} answered from a speculative start, "
+        f"event-loop lag max {summary['loop_lag_max_ms']} ms",
+        file=out,
+    )
     print(f"{'stage (ms after end of speech)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
     for k, v in summary["stages_ms"].items():
         print(f"{k:<36}" + "".join(f"{_f(v[q]):>9}" for q in ("p50", "p90", "max")), file=out)
@@ -87,8 +90,14 @@ def plot_timeline(records: list[TurnRecord], path: Path, title: str) -> None:
         for i, k in enumerate(STAGES[1:]):
             if k not in lat:
                 continue
-            ax.barh(y, lat[k] - prev, left=prev, color=colors[i % len(colors)],
-                    label=k if y == 0 else None, height=0.6)
+            ax.barh(
+                y,
+                lat[k] - prev,
+                left=prev,
+                color=colors[i % len(colors)],
+                label=k if y == 0 else None,
+                height=0.6,
+            )
             prev = lat[k]
     ax.set_yticks(range(len(records)))
     ax.set_yticklabels([(r.transcript[:28] or f"turn {r.turn}") for r in records], fontsize=8)
@@ -111,8 +120,10 @@ async def _profile_once(models: Models, cfg: AppConfig, wavs: list[Path], progre
         records += pipe.records
         if progress:
             got = pipe.records[-1].latency_ms.get("first_audio_out") if pipe.records else None
-            progress(f"  [{i}/{len(wavs)}] {wav.name}: first audio "
-                     f"{'-' if got is None else f'{got:.0f} ms'} after end of speech")
+            progress(
+                f"  [{i}/{len(wavs)}] {wav.name}: first audio "
+                f"{'-' if got is None else f'{got:.0f} ms'} after end of speech"
+            )
     return records
 
 
@@ -136,13 +147,16 @@ def run_profile(
         warm = read_wav(paths[0])
         models.asr.transcribe(warm)
         list(models.tts.synthesize_stream("Hello there."))
-        runs = [("speculative start on" if cfg.assistant.speculative else "speculative start off",
-                 cfg)]
+        runs = [
+            ("speculative start on" if cfg.assistant.speculative else "speculative start off", cfg)
+        ]
         if compare:
-            other = replace(cfg, assistant=replace(cfg.assistant,
-                                                   speculative=not cfg.assistant.speculative))
-            runs.append(("speculative start " + ("on" if other.assistant.speculative else "off"),
-                         other))
+            other = replace(
+                cfg, assistant=replace(cfg.assistant, speculative=not cfg.assistant.speculative)
+            )
+            runs.append(
+                ("speculative start " + ("on" if other.assistant.speculative else "off"), other)
+            )
         results = {}
         for title, c in runs:
             if progress:
@@ -167,10 +181,14 @@ def run_profile(
         on, off = results["on"]["summary"], results["off"]["summary"]
         final["speculative_on"] = on["speech_end_to_first_audio_ms"]
         final["speculative_off"] = off["speech_end_to_first_audio_ms"]
-        if on["speech_end_to_first_audio_ms"]["p50"] is not None and \
-                off["speech_end_to_first_audio_ms"]["p50"] is not None:
+        if (
+            on["speech_end_to_first_audio_ms"]["p50"] is not None
+            and off["speech_end_to_first_audio_ms"]["p50"] is not None
+        ):
             final["speculative_saving_p50_ms"] = round(
-                off["speech_end_to_first_audio_ms"]["p50"] - on["speech_end_to_first_audio_ms"]["p50"], 1
+                off["speech_end_to_first_audio_ms"]["p50"]
+                - on["speech_end_to_first_audio_ms"]["p50"],
+                1,
             )
     print(f"\nwrote {out / 'profile.json'} and timeline PNGs", file=sys.stderr)
     print(json.dumps(final))

@@ -23,7 +23,12 @@ def diffvoice(*args: str, stdin: str | None = None, env: dict | None = None, tim
     e.pop("DIFFVOICE_DEBUG", None)
     return subprocess.run(
         [sys.executable, "-m", "voice.cli", *args],
-        input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=e,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=e,
     )
 
 
@@ -46,7 +51,9 @@ def tiny_model(tmp_path_factory) -> str:
 def question_wav(tmp_path_factory, speak_module) -> Path:
     path = tmp_path_factory.mktemp("w") / "q.wav"
     z = np.zeros(SAMPLE_RATE // 2, dtype=np.int16)
-    write_wav(path, np.concatenate([z, speak_module("What is the capital of France?"), z, z]), SAMPLE_RATE)
+    write_wav(
+        path, np.concatenate([z, speak_module("What is the capital of France?"), z, z]), SAMPLE_RATE
+    )
     return path
 
 
@@ -62,8 +69,15 @@ def speak_module():
 def test_run_file_round_trip_json(tmp_path, tiny_model, question_wav) -> None:
     out = tmp_path / "reply.wav"
     p = diffvoice(
-        "run", "--input", str(question_wav), "--output", str(out), "--json", "--fast",
-        "--set", f"engine.model={tiny_model}",
+        "run",
+        "--input",
+        str(question_wav),
+        "--output",
+        str(out),
+        "--json",
+        "--fast",
+        "--set",
+        f"engine.model={tiny_model}",
     )
     assert p.returncode == 0, p.stderr
     turns = [json.loads(ln) for ln in p.stdout.splitlines() if ln.startswith("{")]
@@ -96,10 +110,23 @@ def test_run_bad_input_files(tmp_path, tiny_model, case) -> None:
         write_wav(f, np.zeros(0, dtype=np.int16), 16000)
     elif case == "silence":
         write_wav(f, np.zeros(16000 * 2, dtype=np.int16), 16000)
-    p = diffvoice("run", "--input", str(f), "--output", str(tmp_path / "o.wav"), "--fast",
-                  "--set", f"engine.model={tiny_model}")
-    needle = {"missing": "no such file", "not_wav": "not a wav", "truncated": "wav",
-              "empty": "no audio", "silence": "no speech detected"}[case]
+    p = diffvoice(
+        "run",
+        "--input",
+        str(f),
+        "--output",
+        str(tmp_path / "o.wav"),
+        "--fast",
+        "--set",
+        f"engine.model={tiny_model}",
+    )
+    needle = {
+        "missing": "no such file",
+        "not_wav": "not a wav",
+        "truncated": "wav",
+        "empty": "no audio",
+        "silence": "no speech detected",
+    }[case]
     assert_one_line_error(p, needle)
 
 
@@ -114,14 +141,29 @@ def test_run_bad_input_files(tmp_path, tiny_model, case) -> None:
     ],
 )
 def test_run_bad_config_or_model_paths(question_wav, override, needle, tmp_path) -> None:
-    p = diffvoice("run", "--input", str(question_wav), "--output", str(tmp_path / "o.wav"),
-                  "--fast", "--set", override)
+    p = diffvoice(
+        "run",
+        "--input",
+        str(question_wav),
+        "--output",
+        str(tmp_path / "o.wav"),
+        "--fast",
+        "--set",
+        override,
+    )
     assert_one_line_error(p, needle)
 
 
 def test_chat_reads_lines_and_reports_stats(tiny_model) -> None:
-    p = diffvoice("chat", "--json", "--set", f"engine.model={tiny_model}",
-                  "--set", "sampling.max_new_tokens=8", stdin="hello\nwhat is the capital of france?\n")
+    p = diffvoice(
+        "chat",
+        "--json",
+        "--set",
+        f"engine.model={tiny_model}",
+        "--set",
+        "sampling.max_new_tokens=8",
+        stdin="hello\nwhat is the capital of france?\n",
+    )
     assert p.returncode == 0, p.stderr
     rows = [json.loads(ln) for ln in p.stdout.splitlines()]
     assert len(rows) == 2
@@ -131,8 +173,14 @@ def test_chat_reads_lines_and_reports_stats(tiny_model) -> None:
 
 
 def test_chat_plain_one_reply_per_line(tiny_model) -> None:
-    p = diffvoice("chat", "--set", f"engine.model={tiny_model}",
-                  "--set", "sampling.max_new_tokens=8", stdin="hello\n\nhi\n")
+    p = diffvoice(
+        "chat",
+        "--set",
+        f"engine.model={tiny_model}",
+        "--set",
+        "sampling.max_new_tokens=8",
+        stdin="hello\n\nhi\n",
+    )
     assert p.returncode == 0, p.stderr
     assert len(p.stdout.splitlines()) == 2
 

@@ -93,12 +93,21 @@ class SpeakerSink(Sink):
         if not len(self._buf):
             self._started = False
 
-    async def play(self, audio: np.ndarray, turn: int) -> None:
+    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
+        import time
+
+        start = time.perf_counter() + len(self._buf) / self.sample_rate
+        if not self._started:
+            start += self._prebuffer / self.sample_rate
         self._buf = np.concatenate([self._buf, audio])
+        return start, start + len(audio) / self.sample_rate
+
+    def busy(self) -> bool:
+        return len(self._buf) > 0
 
     async def stop(self, turn: int) -> None:
         self._buf = np.zeros(0, dtype=np.int16)
 
     async def drain(self) -> None:
-        while len(self._buf):
-            await asyncio.sleep(0.02)
+        # One sleep for what is queued now, plus the device's own latency.
+        await asyncio.sleep(len(self._buf) / self.sample_rate + 0.1)

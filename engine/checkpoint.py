@@ -108,8 +108,8 @@ def config_from_hf(hf: dict) -> ModelConfig:
             )
     except KeyError as e:
         raise ModelLoadError(f"config.json lacks {e.args[0]!r} for a {family} model") from None
-    except ValueError as e:
-        raise ModelLoadError(f"config.json: {e}") from None
+    except (ValueError, TypeError) as e:
+        raise ModelLoadError(f"config.json: {_one_line(e)}") from None
     return cfg
 
 
@@ -196,6 +196,11 @@ def resolve(path_or_id: str | os.PathLike) -> Path:
     raise ModelLoadError(f"model path {s} does not exist")
 
 
+def _one_line(e: BaseException) -> str:
+    """A library's error message folded onto one line."""
+    return " ".join(str(e).split()) or type(e).__name__
+
+
 def _read_json(path: Path) -> dict:
     try:
         return json.loads(path.read_text())
@@ -230,7 +235,10 @@ def load_model(
     from safetensors import SafetensorError, safe_open
 
     folder = resolve(path_or_id)
-    cfg = config_from_hf(_read_json(folder / "config.json"))
+    hf = _read_json(folder / "config.json")
+    if not isinstance(hf, dict):
+        raise ModelLoadError(f"{folder / 'config.json'} is not a JSON object")
+    cfg = config_from_hf(hf)
     device = torch.device(device)
     if dtype is None:
         dtype = torch.bfloat16 if device.type == "cuda" else torch.float32
@@ -252,9 +260,9 @@ def load_model(
                         raise ModelLoadError(f"{f.name}: unexpected parameter {name}")
                     state[ours] = sf.get_tensor(name).to(dtype)
         except SafetensorError as e:
-            raise ModelLoadError(f"corrupt safetensors file {f}: {e}") from None
+            raise ModelLoadError(f"corrupt safetensors file {f}: {_one_line(e)}") from None
         except OSError as e:
-            raise ModelLoadError(f"cannot read {f}: {e}") from None
+            raise ModelLoadError(f"cannot read {f}: {_one_line(e)}") from None
     missing = [n for n in expected if n not in state and not (tied and n == "lm_head.weight")]
     if missing:
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
@@ -273,7 +281,9 @@ def load_model(
     return model, folder
 
 
-def save_pretrained(model: DiffusionLM, out_dir: str | os.PathLike, dtype: torch.dtype | None = None) -> None:
+def save_pretrained(
+    model: DiffusionLM, out_dir: str | os.PathLike, dtype: torch.dtype | None = None
+) -> None:
     """Write ``config.json`` and ``model.safetensors`` (Qwen3/SDAR names) into ``out_dir``."""
     from safetensors.torch import save_file
 

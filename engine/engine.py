@@ -22,6 +22,7 @@ from engine.sampling import SamplingParams
 from engine.sequence import GenerationResult, Sequence, TextDelta
 from engine.tokenizer import ChatTokenizer
 from kernels import unmask_select
+from kernels.unmask import select_commits
 
 
 class RequestError(ValueError):
@@ -89,6 +90,11 @@ class Engine:
             raise RequestError("the last message is empty")
         bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
         budget = self.max_len - params.max_new_tokens - bs
+        if budget < 1:
+            raise RequestError(
+                f"max_new_tokens {params.max_new_tokens} leaves no room for a prompt in the "
+                f"context of {self.max_len} tokens"
+            )
         system = [m for m in messages[:1] if m["role"] == "system"]
         turns = messages[len(system) :]
         dropped = 0
@@ -192,9 +198,8 @@ class Engine:
             for seq in seqs:
                 self.running.remove(seq)
                 self._release(seq)
-                finished.append(
-                    seq.result(self.tokenizer.decode, reason="error", error=f"{type(e).__name__}: {e}")
-                )
+                msg = f"{type(e).__name__}: {e}"
+                finished.append(seq.result(self.tokenizer.decode, reason="error", error=msg))
             return StepOutput([], finished)
         deltas, finished = [], []
         for seq in seqs:
@@ -243,36 +248,71 @@ class Engine:
         masked = torch.zeros(B, Lb, dtype=torch.bool)
         for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
             bs, be = p.block
+            # clamp: position 0 has no predecessor, and is always prompt (never masked)
             rows[b, : be - bs] = torch.arange(bs - shift - p.q_start, be - shift - p.q_start)
+            rows[b].clamp_(min=0)
             masked[b, : be - bs] = torch.tensor(s.masked_in_block())
         sel = hidden.gather(1, rows.to(dev)[..., None].expand(B, Lb, hidden.shape[-1]))
-        logits = self.model.logits(sel)  # [B, Lb, V]
-        logits = _apply_top_p(logits, [s.params for s in seqs])
+        raw = self.model.logits(sel)  # [B, Lb, V]
+        raw[..., self.model.cfg.mask_token_id] = float("-inf")  # never "predict" a mask
+        logits = _apply_top_p(raw, [s.params for s in seqs])
 
         prm = [s.params for s in seqs]
-        num_commit = [
-            p.tokens_per_step if p.mode == "reference" else 0 for p in prm
-        ]
-        tokens, _conf, commit = unmask_select(
-            logits,
-            masked.to(dev),
-            threshold=torch.tensor([p.threshold for p in prm], device=dev),
-            num_commit=torch.tensor(num_commit, device=dev),
-            temperature=torch.tensor([p.temperature for p in prm], device=dev),
-            top_k=torch.tensor([p.top_k for p in prm], device=dev),
-            seed=self._seed_for(prm),
-        )
-        tokens, commit = tokens.cpu(), commit.cpu()
+        tokens = torch.zeros(B, Lb, dtype=torch.long)
+        commit = torch.zeros(B, Lb, dtype=torch.bool)
+        for rows_g, seed, width in self._select_groups(seqs, plans, Lb):
+            g = [prm[b] for b in rows_g]
+            whole = len(rows_g) == B and width == Lb  # the usual case: no copy of the logits
+            idx = None if whole else torch.tensor(rows_g, device=dev)
+            m = (masked if whole else masked[rows_g, :width]).to(dev)
+            thr = torch.tensor([p.threshold for p in g], device=dev)
+            n_commit = torch.tensor(
+                [p.tokens_per_step if p.mode == "reference" else 0 for p in g], device=dev
+            )
+            t, _conf, c = unmask_select(
+                logits if whole else logits[idx, :width],
+                m,
+                threshold=thr,
+                num_commit=n_commit,
+                temperature=torch.tensor([p.temperature for p in g], device=dev),
+                top_k=torch.tensor([p.top_k for p in g], device=dev),
+                seed=seed,
+            )
+            nucleus = [p.top_p < 1.0 and p.temperature > 0 for p in g]
+            if any(nucleus):
+                # Confidence is the token's probability under the unfiltered logits (as with
+                # top-k); the nucleus-filtered logits would make every sampled token look sure.
+                r = raw if whole else raw[idx, :width]
+                conf = torch.softmax(r.float(), -1).gather(-1, t[..., None]).squeeze(-1)
+                conf = conf.masked_fill(~m, float("-inf"))
+                redo = select_commits(conf, m, thr, n_commit)
+                c = torch.where(torch.tensor(nucleus, device=dev)[:, None], redo, c)
+            tokens[rows_g, :width], commit[rows_g, :width] = t.cpu(), c.cpu()
         for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
             s.after_forward(p)
             idx = commit[b].nonzero().flatten().tolist()
             s.commit([p.block[0] + i for i in idx], tokens[b, idx].tolist())
             s.check_finished(self.tokenizer.decode)
 
-    def _seed_for(self, params: list[SamplingParams]) -> int:
-        base = next(self._step_seed)
-        seeds = [p.seed for p in params if p.seed is not None]
-        return (base * 1_000_003 + (seeds[0] if seeds else 0)) % (2**31)
+    def _select_groups(
+        self, seqs: list[Sequence], plans: list, width: int
+    ) -> list[tuple[list[int], int, int]]:
+        """Batch rows that can share one ``unmask_select`` call: (rows, seed, block width).
+
+        Greedy rows and rows that sample without a seed go together under a per-step seed. A row
+        that samples with its own seed goes alone, seeded by (its seed, its step) and cut to its
+        own block, so its noise — and its reply — does not depend on what else is in the batch.
+        """
+        shared, groups = [], []
+        for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
+            if s.params.temperature > 0 and s.params.seed is not None:
+                seed = (s.params.seed * 1_000_003 + s.nfe * 7919 + 1) % (2**31)
+                groups.append(([b], seed, p.block[1] - p.block[0]))
+            else:
+                shared.append(b)
+        if shared:
+            groups.append((shared, next(self._step_seed) % (2**31), width))
+        return groups
 
 
 def _apply_top_p(logits: torch.Tensor, params: list[SamplingParams]) -> torch.Tensor:

@@ -82,6 +82,7 @@ class Sequence:
         n_blocks = -(-(P + p.max_new_tokens - first) // bs)
         self.bs, self.first, self.n_blocks = bs, first, n_blocks
         self.total = first + n_blocks * bs
+        self.reply_limit = P + p.max_new_tokens  # positions past it are end-of-text padding
         self.cur = 0  # current block index
         mask = cfg.mask_token_id
         t = torch.full((self.total,), mask, dtype=torch.long)
@@ -116,7 +117,10 @@ class Sequence:
         s, e = self.block_bounds()
         shift = 1 if cfg.logit_shift else 0
         if cfg.block_causal:
-            q0 = min(self.cache_len, s - shift) if mode in ("cache", "dual_cache") else 0
+            # With a logit shift the block's first token is predicted from the position before
+            # it; a block at position 0 (a short prompt, absolute blocks) has none, but
+            # position 0 is always prompt, never predicted.
+            q0 = max(0, min(self.cache_len, s - shift)) if mode in ("cache", "dual_cache") else 0
             return StepPlan(q0, e, [self.block_end(i) for i in range(q0, e)], (s, e))
         if mode in ("cache", "dual_cache") and self.refreshed:
             limit = e if mode == "cache" else self.total
@@ -152,15 +156,19 @@ class Sequence:
             self.steps_in_block = 0
 
     def reply_end(self) -> tuple[int, bool]:
-        """(end of the contiguous committed reply, whether it ended at end-of-text)."""
+        """(end of the contiguous committed reply, whether the model ended it with end-of-text).
+
+        Positions past ``max_new_tokens`` are pre-filled with end-of-text so that blocks stay
+        whole; they are not the model's choice, so a reply that runs into them ends by length.
+        """
         P = self.prompt_len
         eos = set(self.eos_ids)
-        for i in range(P, self.total):
+        for i in range(P, self.reply_limit):
             if self._masked[i]:
                 return i, False
             if self._host[i] in eos:
                 return i, True
-        return self.total, False
+        return self.reply_limit, False
 
     def reply_ids(self, end: int | None = None) -> list[int]:
         end = self.reply_end()[0] if end is None else end
@@ -180,35 +188,54 @@ class Sequence:
             if any(s in text for s in self.params.stop):
                 self.finished = "stop"
 
-    def result(self, decode, reason: str | None = None, error: str | None = None) -> GenerationResult:
+    def text(self, decode) -> str:
+        """The committed reply text so far: cut at the earliest stop string, leading space off."""
+        text = decode(self.reply_ids())
+        cuts = [text.index(s) for s in self.params.stop if s in text]
+        if cuts:
+            text = text[: min(cuts)]
+        return text.lstrip()
+
+    def result(
+        self, decode, reason: str | None = None, error: str | None = None
+    ) -> GenerationResult:
         end, _ = self.reply_end()
         ids = self.reply_ids(end)
-        text = decode(ids)
-        for s in self.params.stop:
-            if s in text:
-                text = text[: text.index(s)]
         now = time.perf_counter()
+        ttft = None if self.t_first_text is None else self.t_first_text - self.t_start
         return GenerationResult(
             request_id=self.request_id,
-            text=text.strip(),
+            text=self.text(decode).rstrip(),
             token_ids=ids,
             finish_reason=reason or self.finished or "length",
             nfe=self.nfe,
             num_tokens=len(ids),
             prompt_tokens=self.prompt_len,
-            time_to_first_text_s=None if self.t_first_text is None else self.t_first_text - self.t_start,
+            time_to_first_text_s=ttft,
             total_s=now - self.t_start,
             truncated_turns=self.truncated_turns,
             error=error,
         )
 
     def new_text(self, decode) -> str:
-        """Committed text not yet streamed (held back while a multi-byte character is split)."""
-        text = decode(self.reply_ids())
-        for s in self.params.stop:
-            if s in text:
-                text = text[: text.index(s)]
-        if text.endswith("\ufffd") or not text.startswith(self.emitted):
-            return ""
+        """Reply text that became final since the last call; the pieces add up to the result's.
+
+        Until the sequence finishes, what may still change is held back: trailing whitespace
+        (the final text is stripped), a tail that could be the start of a stop string, and a
+        multi-byte character split across tokens.
+        """
+        text = self.text(decode)
+        if self.finished:
+            text = text.rstrip()
+        else:
+            hold = 0
+            for s in self.params.stop:
+                for k in range(min(len(s) - 1, len(text)), hold, -1):
+                    if text.endswith(s[:k]):
+                        hold = k
+                        break
+            text = text[: len(text) - hold].rstrip().rstrip("\ufffd")
+        if not text.startswith(self.emitted):
+            return ""  # the decoder rewrote earlier text; nothing safe to add
         delta, self.emitted = text[len(self.emitted) :], text
         return delta

@@ -128,10 +128,15 @@ class EngineWorker:
                     self._wake.wait()
                 done: list[tuple[RequestHandle, Event]] = []
                 for rid, ids, params, stream, dropped in self._pending:
-                    self.engine.add_request(
-                        prompt_ids=ids, params=params, request_id=rid, stream=stream,
-                        truncated_turns=dropped,
-                    )
+                    try:
+                        self.engine.add_request(
+                            prompt_ids=ids, params=params, request_id=rid, stream=stream,
+                            truncated_turns=dropped,
+                        )
+                    except Exception as e:  # answer this request; keep serving the others
+                        h = self._handles.pop(rid, None)
+                        if h is not None:
+                            done.append((h, _error_result(rid, ids, e)))
                 self._pending.clear()
                 for rid in self._aborts:
                     res = self.engine.abort(rid)
@@ -148,7 +153,21 @@ class EngineWorker:
             if stop:
                 return
             # The step runs outside the lock so submit/abort never wait for a forward pass.
-            out = self.engine.step() if self.engine.has_work() else None
+            try:
+                out = self.engine.step() if self.engine.has_work() else None
+            except Exception as e:  # never leave callers waiting on a dead thread
+                out = None
+                with self._lock:
+                    failed = [s.request_id for s in [*self.engine.running, *self.engine.waiting]]
+                    events = []
+                    for rid in failed:
+                        res = self.engine.abort(rid)
+                        h = self._handles.pop(rid, None)
+                        if h is not None and res is not None:
+                            res.finish_reason, res.error = "error", f"{type(e).__name__}: {e}"
+                            events.append((h, res))
+                for h, ev in events:
+                    h._put(ev)
             if out is None:
                 continue
             with self._lock:
@@ -163,3 +182,11 @@ class EngineWorker:
                         events.append((h, r))
             for h, ev in events:
                 h._put(ev)
+
+
+def _error_result(request_id: str, prompt_ids: list[int], e: Exception) -> GenerationResult:
+    return GenerationResult(
+        request_id=request_id, text="", token_ids=[], finish_reason="error", nfe=0,
+        num_tokens=0, prompt_tokens=len(prompt_ids), time_to_first_text_s=None, total_s=0.0,
+        error=f"{type(e).__name__}: {e}",
+    )

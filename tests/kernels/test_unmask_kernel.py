@@ -80,7 +80,10 @@ def test_unmask_kernel_greedy_matches_reference(B, L, V, dtype, block_v, splits)
 
 
 def test_unmask_kernel_public_function_takes_triton_path():
-    logits, masked, thr, n, temp, top_k = _greedy_inputs(2, 4, 100, torch.float32, seed=5)
+    logits, masked, thr, n, temp, top_k = _greedy_inputs(2, 5, 100, torch.float32, seed=5)
+    # Shifted logits (Dream-style) are a strided view, not a contiguous tensor.
+    logits, masked = logits[:, 1:], masked[:, 1:]
+    assert not logits.is_contiguous()
     got = kernels.unmask_select(logits, masked, thr, n, temp, top_k)
     want = unmask_select_ref(logits, masked, thr, n, temp, top_k)
     assert torch.equal(got[0], want[0]) and torch.equal(got[2], want[2])

@@ -1,9 +1,9 @@
 """``diffvoice``: the command line.
 
 Subcommands: ``run`` (the voice assistant), ``chat`` (text), ``api`` (OpenAI-compatible
-server), ``bench`` (decoding benchmark), ``train`` / ``eval`` (the bundled demo model). Every
-subcommand takes ``--config`` and ``--set key=value``. Errors are one line on stderr and a
-non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
+server), ``serve`` (the browser client), ``bench`` (decoding benchmark), ``train`` / ``eval``
+(the bundled demo model). Every subcommand takes ``--config`` and ``--set key=value``. Errors
+are one line on stderr and a non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
 """
 
 from __future__ import annotations
@@ -212,6 +212,17 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def cmd_serve(args) -> int:
+    from voice.server import ServerError, serve
+
+    cfg = _load(args)
+    try:
+        serve(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
+    except ServerError as e:
+        raise UserError(str(e)) from None
+    return 0
+
+
 def cmd_bench(args, rest: list[str]) -> int:
     from engine.bench import main as bench_main
 
@@ -291,6 +302,15 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train the demo model from the generated corpus")
     _common(t)
 
+    sv = sub.add_parser("serve", help="the browser client: web page and websocket on one port")
+    _common(sv)
+    sv.add_argument("--host", default=None, help="default 127.0.0.1; any other needs a token")
+    sv.add_argument("--port", type=int, default=None, help="default 8765")
+    sv.add_argument("--token", default=None,
+                    help="access token the websocket requires (or DIFFVOICE_TOKEN)")
+    sv.add_argument("--llm-url", default=None,
+                    help="use an OpenAI-compatible endpoint for replies instead of the engine")
+
     e = sub.add_parser("eval", help="held-out accuracy of a model on the demo domain")
     _common(e)
     e.add_argument("--model", default=None)
@@ -312,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
             "profile": cmd_profile,
             "chat": cmd_chat,
             "api": cmd_api,
+            "serve": cmd_serve,
             "train": cmd_train,
             "eval": cmd_eval,
         }[args.command](args)

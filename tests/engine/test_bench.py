@@ -1,0 +1,117 @@
+"""The decoding benchmark on a tiny random checkpoint: structure of its report and JSON line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from engine import LLM
+from engine.bench import BATCH_ROW, PROMPTS, main, normalise, run_bench
+from tests.engine.tiny import make_checkpoint
+
+KEYS = {
+    "tokens_per_s",
+    "tokens_per_forward",
+    "speedup_vs_reference",
+    "agreement_with_reference",
+    "ms_per_forward",
+    "time_to_first_text_ms",
+    "peak_memory_mb",
+}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread():
+    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("bench") / "sdar"
+    make_checkpoint(path, "sdar")
+    return path
+
+
+def test_run_bench_report(folder):
+    llm = LLM.load(str(folder), device="cpu", max_model_len=128, max_batch_size=4)
+    report = run_bench(llm, PROMPTS[:3], max_new_tokens=8)
+    modes = report["modes"]
+    assert list(modes) == ["reference", "parallel", "cache", "dual_cache", BATCH_ROW]
+    for name, s in modes.items():
+        assert KEYS <= set(s), name
+        assert s["prompts"] == 3 and s["errors"] == 0
+        assert s["tokens_per_s"] > 0 and s["forwards"] >= 1
+        assert s["tokens_per_forward"] == pytest.approx(s["tokens"] / s["forwards"], abs=1e-3)
+        assert 0.0 <= s["agreement_with_reference"] <= 1.0
+    ref = modes["reference"]
+    assert ref["agreement_with_reference"] == 1.0 and ref["speedup_vs_reference"] == 1.0
+    assert ref["forwards"] == 3 * 8  # one token per step, every position
+    # SDAR's block cache is exact: cache mode decodes what parallel mode decodes.
+    assert report["replies"]["cache"] == report["replies"]["parallel"]
+    assert modes[BATCH_ROW]["forwards"] < modes["cache"]["forwards"]  # shared passes
+    assert report["setup"]["family"] == "sdar" and report["setup"]["prompts"] == 3
+    assert not llm.engine.has_work()
+
+
+def test_reference_only(folder):
+    report = run_bench(
+        str(folder), PROMPTS[:2], modes=["reference"], max_new_tokens=4, batched=False, warmup=False
+    )
+    assert list(report["modes"]) == ["reference"]
+    assert report["modes"]["reference"]["agreement_with_reference"] == 1.0
+
+
+def test_main_prints_table_then_one_json_line(folder, capsys):
+    rc = main(
+        [
+            "--model",
+            str(folder),
+            "--device",
+            "cpu",
+            "--prompts",
+            "2",
+            "--max-new-tokens",
+            "6",
+            "--modes",
+            "cache,parallel",
+        ]
+    )
+    out = capsys.readouterr()
+    assert rc == 0
+    lines = out.out.strip().splitlines()
+    data = json.loads(lines[-1])
+    assert set(data["modes"]) == {"reference", "parallel", "cache", BATCH_ROW}
+    for s in data["modes"].values():
+        assert KEYS <= set(s)
+    assert data["modes"]["reference"]["agreement_with_reference"] == 1.0
+    assert any(line.startswith("reference") for line in lines[:-1])  # the table
+    assert "bench: warming up" in out.err
+
+
+@pytest.mark.parametrize(
+    "argv,needle",
+    [
+        (["--model", "/no/such/checkpoint"], "does not exist"),
+        (["--modes", "turbo"], "unknown mode 'turbo'"),
+        (["--prompts", "0"], "--prompts"),
+    ],
+)
+def test_main_errors_are_one_line(folder, capsys, argv, needle):
+    if "--model" not in argv:
+        argv = ["--model", str(folder), "--device", "cpu", *argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert needle in err[-1] and err[-1].startswith("bench: error:")
+
+
+def test_normalise():
+    assert normalise("  Paris, France!\n") == "paris france"
+    assert normalise("It's 56.") == "its 56"
+    assert normalise("Hello   there") == normalise("hello there.")

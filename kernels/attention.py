@@ -236,6 +236,7 @@ def _block_attention_triton(
         raise ValueError("out must be shaped and typed like q")
     if B * LQ * HQ == 0:
         return out
+    slots = slots.contiguous()  # read as slots[b]; kv_limit goes by its strides
     G = HQ // HKV
     cuda = q.is_cuda
     block_d = max(16, triton.next_power_of_2(D))

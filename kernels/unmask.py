@@ -111,8 +111,6 @@ def unmask_select(
 #      the row's commits (threshold rule, or top-n by rank with ties to the lowest position).
 # ---------------------------------------------------------------------------------------------
 
-_INT_MAX = 2**31 - 1
-
 
 @triton_jit
 def _float_key(x):
@@ -125,8 +123,8 @@ def _float_key(x):
 @triton_jit
 def _topk_cut_kernel(
     logits_ptr,  # [B, L, V]
-    temp_ptr,  # [B] fp32
-    topk_ptr,  # [B] int32
+    temp_ptr,  # [B] float
+    topk_ptr,  # [B] int
     cut_ptr,  # [B * L] fp32 out: keep logits >= cut (-inf: keep all)
     L,
     V,
@@ -137,7 +135,7 @@ def _topk_cut_kernel(
 ):
     r = tl.program_id(0)
     b = r // L
-    t = tl.load(temp_ptr + b)
+    t = tl.load(temp_ptr + b).to(tl.float32)
     k = tl.load(topk_ptr + b)
     cut = tl.full((), float("-inf"), tl.float32)
     if (t > 0) & (k > 0) & (k < V):
@@ -145,7 +143,7 @@ def _topk_cut_kernel(
         lane = tl.arange(0, BLOCK_V)
         bins = tl.arange(0, 256)
         prefix = tl.zeros((), dtype=tl.uint32)
-        remaining = k  # rank of the wanted value among keys sharing ``prefix``
+        remaining = k.to(tl.int32)  # rank of the wanted value among keys sharing ``prefix``
         for p in tl.static_range(4):
             shift = 24 - 8 * p
             hist = tl.zeros((256,), dtype=tl.int32)
@@ -170,7 +168,7 @@ def _topk_cut_kernel(
 @triton_jit
 def _unmask_partial_kernel(
     logits_ptr,  # [B, L, V] fp32 / fp16 / bf16
-    temp_ptr,  # [B] fp32
+    temp_ptr,  # [B] float
     cut_ptr,  # [B * L] fp32
     part_m_ptr,  # [B * L, S] fp32 running max of the raw logits
     part_d_ptr,  # [B * L, S] fp32 sum of exp(logit - max)
@@ -191,7 +189,7 @@ def _unmask_partial_kernel(
     n_split = tl.num_programs(1)
     b = r // L
     row = logits_ptr + b.to(tl.int64) * stride_b + (r - b * L).to(tl.int64) * stride_l
-    t = tl.load(temp_ptr + b)
+    t = tl.load(temp_ptr + b).to(tl.float32)
     sampling = t > 0
     t_div = tl.maximum(t, 1e-6)
     cut = tl.load(cut_ptr + r)
@@ -248,8 +246,8 @@ def _unmask_combine_kernel(
     part_i_ptr,
     part_x_ptr,
     masked_ptr,  # [B, L] uint8
-    thr_ptr,  # [B] fp32
-    n_ptr,  # [B] int32
+    thr_ptr,  # [B] float
+    n_ptr,  # [B] int
     tokens_ptr,  # [B, L] int64 out
     conf_ptr,  # [B, L] fp32 out
     commit_ptr,  # [B, L] uint8 out
@@ -295,7 +293,7 @@ def _unmask_combine_kernel(
     # The rank pass re-reads confidences other threads of this program wrote.
     tl.debug_barrier()
     n = tl.load(n_ptr + b)
-    thr = tl.load(thr_ptr + b)
+    thr = tl.load(thr_ptr + b).to(tl.float32)
     for l0 in range(0, L, BLOCK_L):
         pos = l0 + tl.arange(0, BLOCK_L)
         ok = pos < L
@@ -357,11 +355,13 @@ def _unmask_select_triton(
             raise ValueError(f"{name} must be [{B}], got {tuple(v.shape)}")
         if v.device != dev:
             raise ValueError(f"{name} is on {v.device}, logits on {dev}")
+    if not (threshold.dtype.is_floating_point and temperature.dtype.is_floating_point):
+        raise TypeError("threshold and temperature must be float tensors")
+    if num_commit.dtype.is_floating_point or top_k.dtype.is_floating_point:
+        raise TypeError("num_commit and top_k must be integer tensors")
+    # Per-row settings are read in their own dtypes (no conversion launches at batch 1).
     masked_u8 = masked.contiguous().view(torch.uint8)
-    thr = threshold.to(torch.float32).contiguous()
-    n = num_commit.to(torch.int32).contiguous()
-    temp = temperature.to(torch.float32).contiguous()
-    k = top_k.to(torch.int32).contiguous()
+    thr, n, temp, k = (v.contiguous() for v in (threshold, num_commit, temperature, top_k))
 
     if block_v is None:
         block_v = 1024 if dev.type != "cuda" else (4096 if logits.element_size() == 2 else 2048)

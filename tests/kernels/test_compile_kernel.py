@@ -24,20 +24,25 @@ I32, F32 = "i32", "fp32"
 def _specs() -> list[tuple[str, str, dict[str, str], dict[str, object], dict[str, int]]]:
     """(module, kernel, runtime arg types, constexpr values, launch options)."""
     specs = []
-    for dt, block in (("bf16", 4096), ("fp16", 4096), ("fp32", 2048)):
-        row = dict(logits_ptr=f"*{dt}", temp_ptr="*fp32", L=I32, V=I32, stride_b=I32, stride_l=I32)
-        specs.append(("unmask", "_topk_cut_kernel", {**row, "topk_ptr": "*i32", "cut_ptr": "*fp32"},
-                      {"BLOCK_V": block, "stride_v": 1}, {"num_warps": 8}))  # fmt: skip
+    # Per-row settings come in whatever dtype the engine keeps them: try two of each.
+    for dt, block, fdt, idt in (("bf16", 4096, "fp32", "i64"), ("fp16", 4096, "fp64", "i32"),
+                                ("fp32", 2048, "fp32", "i64")):  # fmt: skip
+        row = dict(logits_ptr=f"*{dt}", temp_ptr=f"*{fdt}", L=I32, V=I32, stride_b=I32,
+                   stride_l=I32)  # fmt: skip
+        specs.append(("unmask", "_topk_cut_kernel", {**row, "topk_ptr": f"*{idt}",
+                      "cut_ptr": "*fp32"}, {"BLOCK_V": block, "stride_v": 1},
+                      {"num_warps": 8}))  # fmt: skip
         parts = {f"part_{c}_ptr": "*fp32" for c in "mdsx"}
         specs.append(("unmask", "_unmask_partial_kernel",
                       {**row, **parts, "part_i_ptr": "*i32", "cut_ptr": "*fp32", "seed": I32,
                        "tiles_per_split": I32},
                       {"BLOCK_V": block, "stride_v": 1}, {"num_warps": 8}))  # fmt: skip
-    comb = {f"part_{c}_ptr": "*fp32" for c in "mdsx"}
-    comb.update(part_i_ptr="*i32", masked_ptr="*u8", thr_ptr="*fp32", n_ptr="*i32",
-                tokens_ptr="*i64", conf_ptr="*fp32", commit_ptr="*u8", L=I32, S=I32)  # fmt: skip
-    specs.append(("unmask", "_unmask_combine_kernel", comb,
-                  {"BLOCK_L": 32, "BLOCK_S": 16, "BLOCK_J": 32}, {"num_warps": 4}))  # fmt: skip
+        comb = {f"part_{c}_ptr": "*fp32" for c in "mdsx"}
+        comb.update(part_i_ptr="*i32", masked_ptr="*u8", thr_ptr=f"*{fdt}", n_ptr=f"*{idt}",
+                    tokens_ptr="*i64", conf_ptr="*fp32", commit_ptr="*u8", L=I32,
+                    S=I32)  # fmt: skip
+        specs.append(("unmask", "_unmask_combine_kernel", comb,
+                      {"BLOCK_L": 32, "BLOCK_S": 16, "BLOCK_J": 32}, {"num_warps": 4}))  # fmt: skip
     for dt, wdt, res, block in (("bf16", "bf16", True, 4096), ("fp16", "fp32", False, 1024)):
         sig = dict(x_ptr=f"*{dt}", res_ptr=f"*{dt}", w_ptr=f"*{wdt}", y_ptr=f"*{dt}",
                    h_ptr=f"*{dt}", H=I32, stride_x=I32, stride_r=I32, stride_y=I32,
@@ -54,15 +59,15 @@ def _specs() -> list[tuple[str, str, dict[str, str], dict[str, object], dict[str
     specs.append(("rope", "_rope_kernel", rope,
                   {"BLOCK_H": 32, "BLOCK_D": 64, "sq_d": 1, "sk_d": 1, "sc_d": 1, "ss_d": 1},
                   {"num_warps": 4}))  # fmt: skip
-    for dt, D, split, prec in (
-        ("bf16", 128, False, "tf32"),
-        ("bf16", 128, True, "tf32"),
-        ("fp16", 64, False, "tf32"),
-        ("fp32", 64, False, "ieee"),
+    for dt, D, split, prec, idx in (
+        ("bf16", 128, False, "tf32", "i32"),
+        ("bf16", 128, True, "tf32", "i64"),
+        ("fp16", 64, False, "tf32", "i64"),
+        ("fp32", 64, False, "ieee", "i32"),
     ):
         att = dict(q_ptr=f"*{dt}", k_ptr=f"*{dt}", v_ptr=f"*{dt}",
-                   o_ptr="*fp32" if split else f"*{dt}", ml_ptr="*fp32", slots_ptr="*i64",
-                   lim_ptr="*i32", LQ=I32, HKV=I32, G=I32, S=I32, D=I32, M_PAD=I32,
+                   o_ptr="*fp32" if split else f"*{dt}", ml_ptr="*fp32", slots_ptr=f"*{idx}",
+                   lim_ptr=f"*{idx}", LQ=I32, HKV=I32, G=I32, S=I32, D=I32, M_PAD=I32,
                    qk_scale=F32, sl_b=I32, sl_l=I32)  # fmt: skip
         att.update({f"{p}_{d}": I32 for p in ("sq", "so") for d in "blh"})
         att.update({f"{p}_{d}": I32 for p in ("sk", "sv") for d in "nsh"})

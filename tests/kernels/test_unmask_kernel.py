@@ -49,6 +49,8 @@ def _greedy_inputs(B: int, L: int, V: int, dtype: torch.dtype, seed: int):
         num_commit[0] = 0
     zero_t = torch.zeros(B)
     top_k = torch.tensor([0, 5, 3, 0][:B])
+    if dtype == torch.float16:  # per-row settings in other dtypes are read as they are
+        threshold, num_commit, zero_t = threshold.double(), num_commit.int(), zero_t.half()
     return logits.to(dtype), masked, threshold, num_commit, zero_t, top_k
 
 

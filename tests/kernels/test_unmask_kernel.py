@@ -20,6 +20,7 @@ GREEDY_CASES = [
     (1, 5, 1000, torch.float32, None, None),
     (3, 7, 777, torch.float16, 128, 3),
     (2, 9, 300, torch.bfloat16, 64, 2),
+    (4, 3, 17, torch.float32, None, None),  # row 3 asks for more commits than positions
     (1, 1, 17, torch.float32, None, None),
 ]
 

@@ -1,0 +1,604 @@
+"""``diffvoice serve``: the browser client and its websocket on one port.
+
+Plain HTTP ``GET`` requests are answered with the static page in ``web/`` (nothing outside it is
+ever served); ``/ws`` upgrades to the websocket of ``docs/protocol.md``. Each connection is one
+:class:`Session` with its own :class:`Pipeline`; every session shares one :class:`Models`, so
+concurrent conversations are decoded together in the engine's batch.
+
+A session is two named tasks in one ``TaskGroup``: ``receive`` validates every client message
+(a bad one gets an ``error`` event and the session carries on) and feeds audio to the pipeline;
+``send`` drains an outbox that the pipeline's frames and the :class:`WebSocketSink` fill, so no
+pipeline task ever waits on the network and a barge-in can drop audio that has not left yet.
+
+Exposure: loopback by default, where the ``Host`` header must name the loopback too (no DNS
+rebinding); any other address needs an access token, checked on the websocket (``?token=`` or
+``Authorization: Bearer``). A browser's ``Origin`` must be the page's own or one configured in
+``server.allowed_origins``. Sessions, message size and text length are capped by ``server.*``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import itertools
+import json
+import logging
+import os
+import sys
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import numpy as np
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.asyncio.server import serve as ws_serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from voice.audio import SAMPLE_RATE
+from voice.config import AppConfig
+from voice.frames import (
+    ErrorFrame,
+    Frame,
+    InterruptionFrame,
+    ReplyTextFrame,
+    SpeechStartedFrame,
+    SpeechStoppedFrame,
+    TranscriptFrame,
+    TurnMetricsFrame,
+)
+from voice.pipeline import Models, Pipeline, Sink
+
+log = logging.getLogger("voice.server")
+
+PROTOCOL_VERSION = 1
+WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
+WS_PATH = "/ws"
+
+# Client → server events and their fields: name → (type, required). Nothing else is accepted.
+CLIENT_EVENTS: dict[str, dict[str, tuple[type, bool]]] = {
+    "session.config": {"output_sample_rate": (int, False)},
+    "text.input": {"text": (str, True)},
+    "interrupt": {},
+    "playback.done": {"turn": (int, True)},
+    "conversation.reset": {},
+}
+SERVER_EVENTS = (
+    "session.started",
+    "speech.started",
+    "speech.stopped",
+    "transcript.partial",
+    "transcript.final",
+    "reply.text",
+    "reply.audio.start",
+    "reply.audio.end",
+    "reply.audio.stop",
+    "reply.interrupted",
+    "turn.metrics",
+    "conversation.reset",
+    "error",
+)
+AUDIO_ENCODING = "pcm_s16le"
+_FRAME_SAMPLES = 16384  # reply audio leaves in binary frames of at most this many samples
+_MIME = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+_CSP = (
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+
+
+class ServerError(Exception):
+    """The server cannot start as asked; the message is one line a person can act on."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only listens on this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(host: str, token: str | None) -> None:
+    """Refuse to listen beyond the loopback without an access token."""
+    if not is_loopback(host) and not token:
+        raise ServerError(
+            f"refusing to listen on {host} without an access token: pass --token or set "
+            "DIFFVOICE_TOKEN (or keep the default --host 127.0.0.1)"
+        )
+
+
+class Outbox:
+    """What a session sends, in order; queued audio of a turn can be dropped before it leaves."""
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[str | bytes, int | None]] = deque()  # (message, audio turn)
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def put(self, message: str | bytes, audio_turn: int | None = None) -> None:
+        if not self.closed:
+            self._items.append((message, audio_turn))
+            self._ready.set()
+
+    def drop_audio(self, turn: int) -> None:
+        """Forget queued audio (and its announcements) of ``turn`` and older turns."""
+        self._items = deque(i for i in self._items if i[1] is None or i[1] > turn)
+
+    def close(self) -> None:
+        self.closed = True
+        self._ready.set()
+
+    async def get(self) -> str | bytes | None:
+        """The next message, or None once closed."""
+        while not self._items:
+            if self.closed:
+                return None
+            self._ready.clear()
+            await self._ready.wait()
+        return self._items.popleft()[0]
+
+
+def _event(type_: str, **fields) -> str:
+    assert type_ in SERVER_EVENTS, type_
+    return json.dumps({"type": type_, **fields}, separators=(",", ":"))
+
+
+class WebSocketSink(Sink):
+    """Reply audio to the browser as binary PCM16 frames, announced by ``reply.audio.start``.
+
+    The browser plays in real time, so a playback clock estimates when each chunk is heard: the
+    later of now and the end of what is already queued. ``playback.done`` from the client ends
+    the estimate early.
+    """
+
+    def __init__(
+        self, outbox: Outbox, sample_rate: int, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        self.outbox, self.sample_rate, self.clock = outbox, sample_rate, clock
+        self._playhead = 0.0
+        self._announced = 0  # newest turn whose audio has started
+        self._samples = 0  # samples sent for that turn
+        self._stopped = 0  # turns up to this one are silenced
+
+    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
+        now = self.clock()
+        if turn <= self._stopped or len(audio) == 0:
+            return now, now
+        if turn != self._announced:
+            self._announced, self._samples = turn, 0
+            self.outbox.put(
+                _event(
+                    "reply.audio.start", turn=turn, sample_rate=self.sample_rate,
+                    encoding=AUDIO_ENCODING, channels=1,
+                ),
+                turn,
+            )
+        pcm = np.asarray(audio, dtype="<i2")
+        for i in range(0, len(pcm), _FRAME_SAMPLES):
+            self.outbox.put(pcm[i : i + _FRAME_SAMPLES].tobytes(), turn)
+        self._samples += len(pcm)
+        start = max(now, self._playhead)
+        self._playhead = start + len(pcm) / self.sample_rate
+        return start, self._playhead
+
+    async def stop(self, turn: int) -> None:
+        self._stopped = max(self._stopped, turn)
+        self.outbox.drop_audio(turn)
+        self.outbox.put(_event("reply.audio.stop", turn=turn))
+        self._playhead = min(self._playhead, self.clock())
+
+    def busy(self) -> bool:
+        return self._playhead > self.clock()
+
+    async def drain(self) -> None:
+        delay = self._playhead - self.clock()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    def end(self, turn: int) -> None:
+        """All of ``turn``'s audio has been sent."""
+        if turn == self._announced and turn > self._stopped:
+            self.outbox.put(_event("reply.audio.end", turn=turn, samples=self._samples), turn)
+
+    def played(self, turn: int) -> None:
+        """The client has played everything of ``turn``."""
+        if turn == self._announced:
+            self._playhead = min(self._playhead, self.clock())
+
+
+class ProtocolError(Exception):
+    """A client message that breaks the protocol; answered with an ``error`` event."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_event(text: str) -> dict:
+    """Validate one client JSON event against ``CLIENT_EVENTS``; raise ProtocolError."""
+    try:
+        ev = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError(
+            "bad_json", "text frames must be JSON events; audio goes in binary frames"
+        ) from None
+    if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
+        raise ProtocolError("bad_event", 'an event is a JSON object with a string "type"')
+    kind = ev["type"]
+    spec = CLIENT_EVENTS.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown event type {kind[:64]!r}")
+    for name, value in ev.items():
+        if name == "type":
+            continue
+        if name not in spec:
+            raise ProtocolError("bad_event", f"{kind}: unknown field {name[:64]!r}")
+        want = spec[name][0]
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise ProtocolError("bad_event", f"{kind}: {name} must be {want.__name__}")
+    for name, (_, required) in spec.items():
+        if required and name not in ev:
+            raise ProtocolError("bad_event", f"{kind}: missing field {name!r}")
+    return ev
+
+
+class Session:
+    """One websocket connection: one conversation with its own pipeline."""
+
+    def __init__(self, ws: ServerConnection, models: Models, cfg: AppConfig) -> None:
+        self.ws, self.models, self.cfg = ws, models, cfg
+        self.id = uuid.uuid4().hex[:12]
+        self.outbox = Outbox()
+        self.sink = WebSocketSink(self.outbox, models.tts.sample_rate)
+        self.pipe = Pipeline(models, cfg, self.sink, on_frame=self._on_frame)
+        self._newest = 0  # newest turn: text of older turns is stale
+
+    async def run(self) -> None:
+        s = self.cfg.server
+        self.send(
+            "session.started", session=self.id, protocol=PROTOCOL_VERSION,
+            input={"sample_rate": SAMPLE_RATE, "encoding": AUDIO_ENCODING, "channels": 1},
+            output={
+                "sample_rate": self.sink.sample_rate, "encoding": AUDIO_ENCODING, "channels": 1,
+            },
+            limits={
+                "max_message_bytes": s.max_message_bytes, "max_text_chars": s.max_text_chars,
+                "max_utterance_ms": self.cfg.vad.max_utterance_ms,
+            },
+        )
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tg.create_task(self._send_loop(), name=f"session-{self.id}-send")
+                tg.create_task(self._receive_loop(), name=f"session-{self.id}-receive")
+        finally:
+            self.outbox.close()
+            await self.pipe.close()
+
+    def send(self, type_: str, **fields) -> None:
+        self.outbox.put(_event(type_, **fields))
+
+    def error(self, code: str, message: str, turn: int | None = None) -> None:
+        extra = {} if turn is None else {"turn": turn}
+        self.send("error", code=code, message=message, **extra)
+
+    async def _send_loop(self) -> None:
+        while (msg := await self.outbox.get()) is not None:
+            try:
+                await self.ws.send(msg)
+            except ConnectionClosed:
+                break
+        self.outbox.close()
+
+    async def _receive_loop(self) -> None:
+        try:
+            async for message in self.ws:
+                try:
+                    await self._handle(message)
+                except ProtocolError as e:
+                    self.error(e.code, str(e))
+                except Exception:  # a bug must not end the conversation
+                    log.exception("session %s: handling a message failed", self.id)
+                    self.error("internal", "the server failed to handle that message")
+        except ConnectionClosed:
+            pass
+        finally:
+            self.outbox.close()
+
+    async def _handle(self, message: str | bytes) -> None:
+        limit = self.cfg.server.max_message_bytes
+        size = len(message) if isinstance(message, bytes) else len(message.encode())
+        if size > limit:
+            raise ProtocolError("too_large", f"message of {size} bytes; the limit is {limit}")
+        if isinstance(message, bytes):
+            await self._audio(message)
+            return
+        ev = parse_event(message)
+        kind = ev["type"]
+        if kind == "session.config":
+            rate = ev.get("output_sample_rate")
+            if rate is not None:
+                if not 8000 <= rate <= 192000:
+                    raise ProtocolError("bad_event", "output_sample_rate must be 8000..192000")
+                self.sink.sample_rate = rate
+        elif kind == "text.input":
+            text = " ".join(ev["text"].split())
+            if not text:
+                raise ProtocolError("bad_event", "text.input: text is empty")
+            if len(text) > self.cfg.server.max_text_chars:
+                raise ProtocolError(
+                    "too_large", f"text.input: longer than {self.cfg.server.max_text_chars} chars"
+                )
+            await self.pipe.ask(text)
+        elif kind == "interrupt":
+            await self.pipe.interrupt()
+        elif kind == "playback.done":
+            self.sink.played(ev["turn"])
+        elif kind == "conversation.reset":
+            self.pipe.reset()
+            self.send("conversation.reset")
+
+    async def _audio(self, data: bytes) -> None:
+        if data[:1] == b"{" and data.rstrip()[-1:] == b"}" and _is_json(data):
+            raise ProtocolError(
+                "bad_audio", "binary frames carry PCM16 audio; send events as text frames"
+            )
+        if len(data) % 2:
+            raise ProtocolError("bad_audio", f"odd-length audio frame ({len(data)} bytes)")
+        if data:
+            await self.pipe.feed(np.frombuffer(data, dtype="<i2").astype(np.int16))
+
+    def _on_frame(self, f: Frame) -> None:
+        """Pipeline frames → protocol events (stale reply text is dropped here)."""
+        if isinstance(f, SpeechStoppedFrame | TranscriptFrame):
+            self._newest = max(self._newest, f.turn)
+        if isinstance(f, TranscriptFrame | ReplyTextFrame) and f.turn < self._newest:
+            return
+        if isinstance(f, SpeechStartedFrame):
+            self.send("speech.started", turn=f.turn, at_ms=round(f.at_ms, 1))
+        elif isinstance(f, SpeechStoppedFrame):
+            self.send(
+                "speech.stopped", turn=f.turn, at_ms=round(f.at_ms, 1),
+                speech_end_ms=round(f.speech_end_ms, 1), forced=f.forced,
+            )
+        elif isinstance(f, TranscriptFrame):
+            kind = "transcript.final" if f.final else "transcript.partial"
+            self.send(kind, turn=f.turn, text=f.text)
+        elif isinstance(f, ReplyTextFrame):
+            if f.final:
+                self.send("reply.text", turn=f.turn, text=f.text, final=True)
+            else:
+                self.send("reply.text", turn=f.turn, delta=f.text, final=False)
+        elif isinstance(f, InterruptionFrame):
+            self.send("reply.interrupted", turn=f.turn, spoken=f.spoken)
+        elif isinstance(f, TurnMetricsFrame):
+            self.sink.end(f.turn)
+            self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=f.stats)
+        elif isinstance(f, ErrorFrame):
+            self.error("turn_failed", f.message, f.turn)
+
+
+class VoiceServer:
+    """The HTTP + websocket server; ``async with VoiceServer(...) as s: await s.serve_forever()``.
+
+    ``port=0`` picks a free port (see :attr:`port`).
+    """
+
+    def __init__(
+        self,
+        models: Models,
+        cfg: AppConfig,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        token: str | None = None,
+        web_root: Path = WEB_ROOT,
+    ) -> None:
+        check_exposure(host, token)
+        self.models, self.cfg, self.host, self.token = models, cfg, host, token or None
+        self._port = port
+        self.web_root = web_root.resolve()
+        self.loopback = is_loopback(host)
+        self.sessions: dict[str, Session] = {}
+        self._server: Server | None = None
+        self._ids = itertools.count(1)
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            return self._port
+        return self._server.sockets[0].getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    async def start(self) -> None:
+        limit = self.cfg.server.max_message_bytes
+        self._server = await ws_serve(
+            self._connection, self.host, self._port,
+            process_request=self._process_request,
+            # Up to twice the limit is read and answered with an error event; beyond that the
+            # connection is closed (1009) without reading the rest.
+            max_size=2 * limit, max_queue=4, compression=None,
+            server_header="diffvoice",
+        )
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    async def __aenter__(self) -> VoiceServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    # --- one websocket session ------------------------------------------------------------
+    async def _connection(self, ws: ServerConnection) -> None:
+        if len(self.sessions) >= self.cfg.server.max_sessions:  # raced past process_request
+            await ws.send(_event("error", code="busy", message="too many sessions"))
+            await ws.close(1013, "too many sessions")
+            return
+        session = Session(ws, self.models, self.cfg)
+        self.sessions[session.id] = session
+        log.info("session %s opened from %s", session.id, ws.remote_address)
+        try:
+            await session.run()
+        finally:
+            del self.sessions[session.id]
+            log.info("session %s closed", session.id)
+
+    # --- HTTP: checks, then static files ---------------------------------------------------
+    def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        host = request.headers.get("Host", "")
+        if self.loopback and _hostname(host) not in _LOOPBACK_NAMES:
+            return _text(403, "Forbidden", "this server only answers to localhost / 127.0.0.1\n")
+        path, _, query = request.path.partition("?")
+        if path != WS_PATH:
+            return self._static(path)
+        origin = request.headers.get("Origin")
+        if origin is not None and not self._origin_ok(origin, host):
+            return _text(403, "Forbidden", f"origin {origin} is not allowed\n")
+        if self.token is not None and not self._token_ok(request, query):
+            return _text(401, "Unauthorized", "missing or invalid access token\n")
+        if len(self.sessions) >= self.cfg.server.max_sessions:
+            return _text(503, "Service Unavailable", "too many sessions; try again later\n")
+        return None  # go on with the websocket handshake
+
+    def _origin_ok(self, origin: str, host: str) -> bool:
+        if origin in self.cfg.server.allowed_origins:
+            return True
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+    def _token_ok(self, request: Request, query: str) -> bool:
+        assert self.token is not None
+        given = parse_qs(query).get("token", [""])[0]
+        auth = request.headers.get("Authorization", "")
+        if auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
+    def _static(self, path: str) -> Response:
+        """A file under web/, or 403/404; nothing outside web/ can be named."""
+        if not path.startswith("/"):
+            return _text(400, "Bad Request", "bad request path\n")
+        name = unquote(path)
+        if "\\" in name or "\x00" in name:
+            return _text(400, "Bad Request", "bad request path\n")
+        parts = [p for p in name.split("/") if p]
+        if any(p.startswith(".") for p in parts):  # .., . and hidden files
+            return _text(403, "Forbidden", "forbidden\n")
+        if not parts or name.endswith("/"):
+            parts.append("index.html")
+        file = self.web_root.joinpath(*parts).resolve()
+        if (
+            not file.is_relative_to(self.web_root)
+            or file.suffix not in _MIME
+            or not file.is_file()
+        ):
+            return _text(404, "Not Found", "not found\n")
+        body = file.read_bytes()
+        headers = Headers(
+            [
+                ("Content-Type", _MIME[file.suffix]),
+                ("Content-Length", str(len(body))),
+                ("Cache-Control", "no-cache"),
+                ("X-Content-Type-Options", "nosniff"),
+                ("Referrer-Policy", "no-referrer"),
+                ("Content-Security-Policy", _CSP),
+                ("Connection", "close"),
+            ]
+        )
+        return Response(200, "OK", headers, body)
+
+
+def _is_json(data: bytes) -> bool:
+    try:
+        json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _hostname(host_header: str) -> str:
+    """``Host`` header → host name without the port (``[::1]:80`` → ``::1``)."""
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1 : h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
+def _text(status: int, reason: str, body: str) -> Response:
+    data = body.encode()
+    headers = Headers(
+        [
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(data))),
+            ("Connection", "close"),
+        ]
+    )
+    return Response(status, reason, headers, data)
+
+
+def resolve_token(token: str | None, cfg: AppConfig) -> str | None:
+    """``--token``, else ``DIFFVOICE_TOKEN``, else ``server.token``; None when none is set."""
+    return token or os.environ.get("DIFFVOICE_TOKEN") or cfg.server.token or None
+
+
+def serve(
+    cfg: AppConfig,
+    host: str | None = None,
+    port: int | None = None,
+    token: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> None:
+    """Load the models once and serve the page and its websocket until Ctrl-C.
+
+    Raises ServerError, before loading anything, for a non-loopback host without a token.
+    """
+    host = host or cfg.server.host
+    port = cfg.server.port if port is None else port
+    token = resolve_token(token, cfg)
+    check_exposure(host, token)
+    say = progress or (lambda m: print(m, file=sys.stderr, flush=True))
+    models = Models(cfg, progress=say)
+
+    async def main() -> None:
+        try:
+            async with VoiceServer(models, cfg, host, port, token) as server:
+                link = server.url + (f"#token={token}" if token else "")
+                print(f"diffvoice: open {link} (Ctrl-C to stop)", flush=True)
+                await server.serve_forever()
+        except OSError as e:
+            raise ServerError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        models.close()

@@ -1,0 +1,400 @@
+// The diffvoice browser client: microphone → websocket → server pipeline → reply audio.
+// Plain ES module, no build step. The protocol is in docs/protocol.md; names in protocol.js.
+
+import {
+  CLIENT, INPUT_SAMPLE_RATE, SERVER, STAGES, event, parseEvent,
+} from "./protocol.js";
+import { Player } from "./player.js";
+
+const $ = (id) => document.getElementById(id);
+
+const STAGE_LABELS = {
+  turn_detected: "end of turn",
+  asr_done: "speech recognised",
+  first_text: "first reply text",
+  first_tts_audio: "first speech synthesised",
+  first_audio_out: "first audio out",
+  reply_done: "reply complete",
+};
+
+// What the page knows; tests read it as window.diffvoice.
+const state = {
+  status: "idle", // idle | connecting | live | closed | error
+  session: null,
+  sampleRate: null, // the AudioContext's own rate
+  playedSamples: 0,
+  turns: {}, // id → { transcript, reply, interrupted, spoken, latency_ms, stats, error }
+  errors: [],
+  sentBytes: 0, // microphone audio sent
+  receivedSamples: 0, // reply audio received
+  stops: 0, // reply.audio.stop events obeyed
+};
+window.diffvoice = state;
+
+let ctx = null;
+let ws = null;
+let stream = null;
+let captureNode = null;
+let player = null;
+let audio = { turn: null, rate: 0, ended: false }; // the reply audio being received
+let maxLatency = 1000; // ms, the scale of the latency bars
+let level = 0;
+Object.defineProperty(state, "playing", { enumerable: true, get: () => !!player && player.busy });
+
+function token() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  return fromHash || new URLSearchParams(location.search).get("token");
+}
+
+function wsUrl() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const t = token();
+  return `${scheme}://${location.host}/ws${t ? `?token=${encodeURIComponent(t)}` : ""}`;
+}
+
+function setStatus(status, text) {
+  state.status = status;
+  const el = $("status");
+  el.textContent = text;
+  el.className = `status ${status}`;
+  const live = status === "live" || status === "connecting";
+  $("toggle").textContent = live ? "Stop" : "Start";
+  $("toggle").classList.toggle("live", live);
+  $("text").disabled = $("send").disabled = $("interrupt").disabled = status !== "live";
+}
+
+function send(type, fields) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(event(type, fields));
+}
+
+// --- start / stop ---------------------------------------------------------------------------
+async function start() {
+  setStatus("connecting", "connecting…");
+  let c = null;
+  let mic = null;
+  try {
+    c = new AudioContext({ latencyHint: "interactive" });
+    await c.resume();
+    await c.audioWorklet.addModule("capture-worklet.js");
+    mic = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+  } catch (err) {
+    if (c) c.close();
+    fail(`microphone or audio unavailable: ${err.message || err}`);
+    return;
+  }
+  if (state.status !== "connecting") { // stopped while the microphone was being opened
+    mic.getTracks().forEach((t) => t.stop());
+    c.close();
+    return;
+  }
+  ctx = c;
+  stream = mic;
+  state.sampleRate = ctx.sampleRate;
+  player = new Player(ctx);
+  player.onIdle = onPlaybackIdle;
+  const source = ctx.createMediaStreamSource(stream);
+  captureNode = new AudioWorkletNode(ctx, "capture-processor", {
+    numberOfInputs: 1,
+    numberOfOutputs: 1,
+    outputChannelCount: [1],
+    processorOptions: { targetRate: INPUT_SAMPLE_RATE, chunkMs: 20 },
+  });
+  captureNode.port.onmessage = onCapture;
+  source.connect(captureNode);
+  captureNode.connect(ctx.destination); // silent: keeps the node pulled in every browser
+
+  ws = new WebSocket(wsUrl());
+  ws.binaryType = "arraybuffer";
+  ws.onopen = () => send(CLIENT.SESSION_CONFIG, { output_sample_rate: ctx.sampleRate });
+  ws.onmessage = (m) => (typeof m.data === "string" ? onEvent(m.data) : onAudio(m.data));
+  ws.onclose = (e) => {
+    if (state.status !== "idle") {
+      const why = e.code === 1000 || e.code === 1001 ? "session ended" : `closed (${e.code})`;
+      teardown();
+      setStatus(e.code === 1000 || e.code === 1001 ? "closed" : "error", why);
+    }
+  };
+  ws.onerror = () => showError("connection failed (is diffvoice serve running? token?)");
+}
+
+function stop() {
+  const socket = ws;
+  teardown();
+  setStatus("idle", "not connected");
+  if (socket && socket.readyState <= WebSocket.OPEN) socket.close(1000, "stopped");
+}
+
+function teardown() {
+  ws = null;
+  if (captureNode) {
+    captureNode.port.postMessage("stop");
+    captureNode.disconnect();
+  }
+  if (stream) stream.getTracks().forEach((t) => t.stop());
+  if (player) {
+    player.stop();
+    state.playedSamples = player.playedSamples;
+  }
+  if (ctx) ctx.close();
+  ctx = stream = captureNode = player = null;
+  level = 0;
+}
+
+function fail(message) {
+  teardown();
+  setStatus("error", "error");
+  showError(message);
+}
+
+// --- microphone -----------------------------------------------------------------------------
+function onCapture(e) {
+  const { pcm, peak } = e.data;
+  if (ws && ws.readyState === WebSocket.OPEN && state.session) {
+    ws.send(pcm);
+    state.sentBytes += pcm.byteLength;
+  }
+  const db = 20 * Math.log10(Math.max(peak, 1e-5)); // -100..0 dBFS
+  level = Math.max(level * 0.85, Math.min(1, Math.max(0, (db + 60) / 60)));
+  $("level").style.width = `${(level * 100).toFixed(1)}%`;
+}
+
+// --- server events --------------------------------------------------------------------------
+function onEvent(text) {
+  const ev = parseEvent(text);
+  if (!ev) return;
+  const t = ev.turn;
+  switch (ev.type) {
+    case SERVER.SESSION_STARTED:
+      state.session = ev.session;
+      setStatus("live", "listening");
+      $("hint").hidden = true;
+      break;
+    case SERVER.SPEECH_STARTED:
+      activity("hearing you…");
+      break;
+    case SERVER.SPEECH_STOPPED:
+      turnView(t).user.classList.add("pending");
+      setText(turnView(t).user, "…");
+      activity("thinking…");
+      break;
+    case SERVER.TRANSCRIPT_PARTIAL:
+    case SERVER.TRANSCRIPT_FINAL: {
+      const v = turnView(t);
+      const final = ev.type === SERVER.TRANSCRIPT_FINAL;
+      if (final) record(t).transcript = ev.text;
+      v.user.classList.toggle("pending", !final);
+      setText(v.user, ev.text || "(nothing recognised)");
+      if (final && ev.text) {
+        v.bot.hidden = false;
+        v.bot.classList.add("pending");
+        setText(v.bot, "…");
+      }
+      break;
+    }
+    case SERVER.REPLY_TEXT: {
+      const r = record(t);
+      r.reply = ev.final ? ev.text : (r.reply || "") + ev.delta;
+      const v = turnView(t);
+      v.bot.hidden = false;
+      v.bot.classList.toggle("pending", !r.reply);
+      setText(v.bot, r.reply || "…");
+      if (ev.final) activity("");
+      break;
+    }
+    case SERVER.REPLY_AUDIO_START:
+      audio = { turn: t, rate: ev.sample_rate, ended: false };
+      activity("speaking…");
+      break;
+    case SERVER.REPLY_AUDIO_END:
+      if (audio.turn === t) {
+        audio.ended = true;
+        if (!player || !player.busy) onPlaybackIdle();
+      }
+      break;
+    case SERVER.REPLY_AUDIO_STOP:
+      // Barge-in: silence now, and ignore whatever of this turn is still on its way.
+      if (player) player.stop();
+      state.stops += 1;
+      if (audio.turn !== null && audio.turn <= t) audio = { turn: null, rate: 0, ended: false };
+      syncPlayed();
+      activity("");
+      break;
+    case SERVER.REPLY_INTERRUPTED: {
+      const r = record(t);
+      r.interrupted = true;
+      r.spoken = ev.spoken;
+      turnView(t).bot.classList.add("interrupted");
+      break;
+    }
+    case SERVER.TURN_METRICS:
+      record(t).latency_ms = ev.latency_ms;
+      record(t).stats = ev.stats;
+      drawLatency(t);
+      break;
+    case SERVER.CONVERSATION_RESET:
+      activity("conversation reset");
+      break;
+    case SERVER.ERROR:
+      state.errors.push(ev);
+      if (t !== undefined && state.turns[t]) {
+        record(t).error = ev.message;
+        const v = turnView(t);
+        v.bot.hidden = false;
+        v.bot.classList.remove("pending");
+        v.bot.classList.add("failed");
+        setText(v.bot, ev.message);
+      } else {
+        showError(ev.message);
+      }
+      activity("");
+      break;
+    default:
+      break;
+  }
+}
+
+function onAudio(buf) {
+  if (!player || audio.turn === null || buf.byteLength % 2) return;
+  state.receivedSamples += buf.byteLength / 2;
+  player.push(new Int16Array(buf), audio.rate);
+}
+
+function onPlaybackIdle() {
+  syncPlayed();
+  if (audio.turn !== null && audio.ended) {
+    send(CLIENT.PLAYBACK_DONE, { turn: audio.turn });
+    audio = { turn: null, rate: 0, ended: false };
+    activity("");
+  }
+}
+
+function syncPlayed() {
+  if (player) state.playedSamples = player.playedSamples;
+}
+
+// --- conversation view ----------------------------------------------------------------------
+function record(turn) {
+  if (!state.turns[turn]) state.turns[turn] = {};
+  return state.turns[turn];
+}
+
+const views = {};
+
+function turnView(turn) {
+  record(turn);
+  if (views[turn]) return views[turn];
+  const el = document.createElement("div");
+  el.className = "turn";
+  el.dataset.turn = turn;
+  const user = bubble("user", "you");
+  const bot = bubble("assistant", "assistant");
+  bot.hidden = true;
+  const lat = document.createElement("div");
+  lat.className = "latency";
+  lat.hidden = true;
+  el.append(user, bot, lat);
+  // Turns are numbered in order; keep the page in that order whatever arrives first.
+  const later = [...$("conversation").querySelectorAll(".turn")].find(
+    (n) => Number(n.dataset.turn) > turn,
+  );
+  $("conversation").insertBefore(el, later || null);
+  views[turn] = { el, user, bot, lat };
+  el.scrollIntoView({ block: "end" });
+  return views[turn];
+}
+
+function bubble(kind, who) {
+  const b = document.createElement("div");
+  b.className = `bubble ${kind}`;
+  const w = document.createElement("span");
+  w.className = "who";
+  w.textContent = who;
+  const t = document.createElement("span");
+  t.className = "text";
+  b.append(w, t);
+  return b;
+}
+
+function setText(b, text) {
+  b.querySelector(".text").textContent = text;
+}
+
+function drawLatency(turn) {
+  const lat = state.turns[turn].latency_ms || {};
+  const top = Math.max(0, ...Object.values(lat));
+  if (top > maxLatency) {
+    maxLatency = top;
+    Object.keys(views).forEach((k) => Number(k) !== turn && renderBar(Number(k)));
+  }
+  renderBar(turn);
+}
+
+function renderBar(turn) {
+  const r = state.turns[turn];
+  const v = views[turn];
+  if (!r || !v || !r.latency_ms) return;
+  const stages = STAGES.filter((s) => r.latency_ms[s] !== undefined)
+    .map((s) => [s, r.latency_ms[s]])
+    .sort((a, b) => a[1] - b[1]);
+  v.lat.replaceChildren();
+  const bar = document.createElement("div");
+  bar.className = "bar";
+  let prev = 0;
+  for (const [name, ms] of stages) {
+    const seg = document.createElement("div");
+    seg.className = `seg ${name}`;
+    seg.style.width = `${(Math.max(ms - prev, 0) / maxLatency) * 100}%`;
+    seg.style.background = `var(--s-${name})`;
+    seg.title = `${STAGE_LABELS[name]}: ${Math.round(ms)} ms (+${Math.round(ms - prev)})`;
+    bar.append(seg);
+    prev = Math.max(prev, ms);
+  }
+  const total = document.createElement("span");
+  total.className = "total";
+  const out = r.latency_ms.first_audio_out;
+  total.textContent = out !== undefined ? `${Math.round(out)} ms to voice` : "no audio";
+  const stats = document.createElement("span");
+  stats.className = "stats";
+  const s = r.stats || {};
+  stats.textContent = s.nfe !== undefined ? `${s.nfe} passes · ${s.tokens ?? "?"} tokens` : "";
+  v.lat.append(bar, total, stats);
+  v.lat.hidden = false;
+}
+
+function activity(text) {
+  $("activity").textContent = text;
+}
+
+function showError(message) {
+  state.errors.push({ message });
+  const p = document.createElement("p");
+  p.className = "error-line";
+  p.textContent = message;
+  $("conversation").append(p);
+}
+
+function legend() {
+  for (const s of STAGES) {
+    const span = document.createElement("span");
+    span.textContent = STAGE_LABELS[s];
+    span.style.setProperty("--c", `var(--s-${s})`);
+    $("legend").append(span);
+  }
+}
+
+// --- wiring ---------------------------------------------------------------------------------
+$("toggle").addEventListener("click", () => (ws || state.status === "connecting" ? stop() : start()));
+$("interrupt").addEventListener("click", () => send(CLIENT.INTERRUPT));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") send(CLIENT.INTERRUPT);
+});
+$("text-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = $("text").value.trim();
+  if (text) send(CLIENT.TEXT_INPUT, { text });
+  $("text").value = "";
+});
+legend();
+setStatus("idle", "not connected");

@@ -1,0 +1,128 @@
+"""Shared fixtures for the browser-client tests: one Models for the whole module set, a server
+running in a background thread, and spoken WAVs made with Piper at test time."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.engine.tiny import make_checkpoint
+from voice.asr import normalize_text
+from voice.audio import SAMPLE_RATE, resample, write_wav
+from voice.config import AppConfig, load_config
+from voice.pipeline import Models
+from voice.server import VoiceServer
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO_MODEL = ROOT / "models" / "demo"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # git-ignored
+
+
+def tiny_config(model: Path, *extra: str) -> AppConfig:
+    return load_config(None, [f"engine.model={model}", "sampling.max_new_tokens=16", *extra])
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    """A random SDAR checkpoint: gibberish replies, fine for the protocol."""
+    d = tmp_path_factory.mktemp("web-model") / "sdar"
+    make_checkpoint(d, "sdar")
+    return d
+
+
+@pytest.fixture(scope="session")
+def tiny_cfg(tiny_model: Path) -> AppConfig:
+    return tiny_config(tiny_model)
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tiny_cfg: AppConfig) -> Iterator[Models]:
+    """Whisper, Piper and the tiny LM, loaded once for every web test."""
+    m = Models(tiny_cfg)
+    yield m
+    m.close()
+
+
+class ServerThread:
+    """A :class:`VoiceServer` on a free loopback port, its event loop in a daemon thread."""
+
+    def __init__(self, models: Models, cfg: AppConfig, token: str | None = None) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.server = VoiceServer(models, cfg, "127.0.0.1", 0, token)
+
+    def call(self, coro: Coroutine[Any, Any, Any], timeout: float = 30) -> Any:
+        """Run ``coro`` on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def task_names(self) -> list[str]:
+        """Names of every task still alive on the server's loop."""
+
+        async def names() -> list[str]:
+            me = asyncio.current_task()
+            return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me)
+
+        return self.call(names())
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.server.port}/ws"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        self.call(self.server.start())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.call(self.server.close())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+            self.loop.close()
+
+
+@pytest.fixture(scope="session")
+def synthesizer():
+    from voice.tts import Synthesizer
+
+    s = Synthesizer()
+    s.load()
+    return s
+
+
+@pytest.fixture(scope="session")
+def spoken_wav(synthesizer, tmp_path_factory):
+    """``spoken_wav(text)`` → a 16 kHz WAV: 0.5 s silence, Piper saying ``text``, 1.5 s silence.
+
+    The fake microphone starts at getUserMedia, so the leading silence keeps the first word.
+    """
+    folder = tmp_path_factory.mktemp("wavs")
+    cache: dict[str, Path] = {}
+
+    def make(text: str) -> Path:
+        if text not in cache:
+            speech = resample(synthesizer.synthesize(text), synthesizer.sample_rate, SAMPLE_RATE)
+            lead = np.zeros(SAMPLE_RATE // 2, dtype=np.int16)
+            tail = np.zeros(SAMPLE_RATE * 3 // 2, dtype=np.int16)
+            path = folder / f"q{len(cache)}.wav"
+            write_wav(path, np.concatenate([lead, speech, tail]), SAMPLE_RATE)
+            cache[text] = path
+        return cache[text]
+
+    return make
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words without punctuation, numbers spelled out, for comparing transcripts."""
+    return normalize_text(text).split()

@@ -1,0 +1,77 @@
+"""The protocol's two copies (voice/server.py and web/protocol.js) and its document agree, and
+client events are validated strictly."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from voice.server import CLIENT_EVENTS, PROTOCOL_VERSION, SERVER_EVENTS, ProtocolError, parse_event
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL_JS = (ROOT / "web" / "protocol.js").read_text()
+DOC = (ROOT / "docs" / "protocol.md").read_text()
+
+
+def js_names(const: str) -> list[str]:
+    """String values of ``export const NAME = Object.freeze({...})`` in protocol.js."""
+    m = re.search(rf"export const {const} = Object\.freeze\(\{{(.*?)\}}\);", PROTOCOL_JS, re.S)
+    assert m, f"{const} not found in web/protocol.js"
+    return re.findall(r':\s*"([^"]+)"', m.group(1))
+
+
+def test_client_event_names_agree() -> None:
+    names = js_names("CLIENT")
+    assert len(names) == len(set(names))
+    assert set(names) == set(CLIENT_EVENTS)
+
+
+def test_server_event_names_agree() -> None:
+    names = js_names("SERVER")
+    assert len(names) == len(set(names))
+    assert set(names) == set(SERVER_EVENTS)
+
+
+def test_version_and_formats_agree() -> None:
+    assert f"PROTOCOL_VERSION = {PROTOCOL_VERSION};" in PROTOCOL_JS
+    assert 'INPUT_SAMPLE_RATE = 16000;' in PROTOCOL_JS
+    assert 'AUDIO_ENCODING = "pcm_s16le";' in PROTOCOL_JS
+
+
+def test_document_describes_every_event() -> None:
+    for name in (*CLIENT_EVENTS, *SERVER_EVENTS):
+        assert f"`{name}`" in DOC, f"docs/protocol.md does not describe {name}"
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("not json", "bad_json"),
+        ("", "bad_json"),
+        ("[1, 2]", "bad_event"),
+        ('"session.config"', "bad_event"),
+        ('{"kind": "interrupt"}', "bad_event"),
+        ('{"type": 5}', "bad_event"),
+        ('{"type": "no.such.event"}', "unknown_type"),
+        ('{"type": "text.input"}', "bad_event"),
+        ('{"type": "text.input", "text": 5}', "bad_event"),
+        ('{"type": "playback.done", "turn": true}', "bad_event"),
+        ('{"type": "playback.done", "turn": "1"}', "bad_event"),
+        ('{"type": "interrupt", "now": true}', "bad_event"),
+        ("[" * 100_000, "bad_json"),
+    ],
+    ids=lambda v: v[:24] if isinstance(v, str) else v,
+)
+def test_bad_events_are_rejected(text: str, code: str) -> None:
+    with pytest.raises(ProtocolError) as e:
+        parse_event(text)
+    assert e.value.code == code
+
+
+def test_good_events_pass() -> None:
+    assert parse_event('{"type": "interrupt"}') == {"type": "interrupt"}
+    assert parse_event('{"type": "session.config", "output_sample_rate": 44100}')
+    assert parse_event('{"type": "playback.done", "turn": 3}')["turn"] == 3
+    assert parse_event('{"type": "text.input", "text": "hi"}')["text"] == "hi"

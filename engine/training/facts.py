@@ -106,8 +106,8 @@ PLANETS: tuple[Planet, ...] = (
            "Titan"),
     Planet("Uranus", 7, "an ice giant", "Uranus has over twenty moons, and the biggest is Titania.",
            "Titania"),
-    Planet("Neptune", 8, "an ice giant", "Neptune has over a dozen moons, and the biggest is Triton.",
-           "Triton"),
+    Planet("Neptune", 8, "an ice giant",
+           "Neptune has over a dozen moons, and the biggest is Triton.", "Triton"),
 )  # fmt: skip
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -563,10 +563,22 @@ def calendar_skills() -> list[Skill]:
     d, m = F.DAYS, F.MONTHS
 
     def seq(name: str, items, templates, slot: str, step: int, word: str, w: float) -> Skill:
-        return Skill(name, "calendar", templates, tuple(
-            Fact(x, {slot: (x,)}, f"The {slot} {word} {x} is {items[(i + step) % len(items)]}.",
-                 (items[(i + step) % len(items)],)) for i, x in enumerate(items)),
-            _follow(slot), w)
+        return Skill(
+            name,
+            "calendar",
+            templates,
+            tuple(
+                Fact(
+                    x,
+                    {slot: (x,)},
+                    f"The {slot} {word} {x} is {items[(i + step) % len(items)]}.",
+                    (items[(i + step) % len(items)],),
+                )
+                for i, x in enumerate(items)
+            ),
+            _follow(slot),
+            w,
+        )
 
     def month_days(i: int, x: str) -> tuple[str, str]:
         if x == "February":
@@ -576,9 +588,14 @@ def calendar_skills() -> list[Skill]:
 
     counts = []
     for unit, period, n, extra in F.TIME_COUNTS:
-        counts.append(Fact(f"{unit}/{period}", {"unit": (unit,), "period": (period,)},
-                           f"There are {int_words(n)} {unit} in a {period}{extra}.",
-                           (f"{int_words(n)} {unit}",)))
+        counts.append(
+            Fact(
+                f"{unit}/{period}",
+                {"unit": (unit,), "period": (period,)},
+                f"There are {int_words(n)} {unit} in a {period}{extra}.",
+                (f"{int_words(n)} {unit}",),
+            )
+        )
     return [
         seq("day_after", d, DAY_AFTER, "day", 1, "after", 0.8),
         seq("day_before", d, DAY_BEFORE, "day", -1, "before", 0.8),
@@ -642,4 +659,4 @@ def spelling_skill() -> Skill:
     for w in F.SPELL_WORDS:
         letters = ", ".join(w.upper())
         facts.append(Fact(w, {"word": (w,)}, f"{capitalize(w)} is spelled {letters}.", (letters,)))
-    return Skill("spell", "spelling", SPELL, tuple(facts), _follow("word"), 2.5)
+    return Skill("spell", "spelling", SPELL, tuple(facts), _follow("word"), 4.0)

@@ -1,0 +1,324 @@
+"""The demo model's corpus: short voice-assistant dialogs, with a held-out evaluation split.
+
+Every dialog ends with one canonical spoken reply (≤ 30 words, numbers in words, no markdown).
+The prompt is the user's question as speech recognition would transcribe it, sometimes after a
+system message or an earlier exchange, and sometimes a follow-up ("and of Germany?") that only
+makes sense with that earlier exchange.
+
+Held out for evaluation, chosen with the seed:
+
+- ``template``: ~15% of the wordings of every skill with eight or more (never seen in training);
+- ``combo``: ~6% of (wording, fact) pairs of skills with eight or more facts — both parts are
+  seen in training, never together ("What's the capital of Peru?" with Lima taught elsewhere);
+- ``fact``: ~12% of the arithmetic pairs whose mirror pair is trained (7 + 8 held out, 8 + 7
+  trained);
+- ``followup``: held-out follow-up wordings after an earlier exchange.
+
+Run ``python -m engine.training.corpus --out DIR`` to write train.jsonl / heldout.jsonl and
+print statistics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from engine.training.skills import Fact, Skill
+from engine.training.skills_facts import (
+    calendar_skills,
+    country_skills,
+    planet_skills,
+    spelling_skill,
+    world_skills,
+)
+from engine.training.skills_numbers import arithmetic_skills, conversion_skills
+from engine.training.skills_talk import (
+    identity_skills,
+    joke_skills,
+    refusal_skills,
+    small_talk_skills,
+)
+from engine.training.speech import speak
+
+SYSTEM_PROMPTS = (
+    "You are diffvoice, a helpful voice assistant. Keep replies short.",
+    "You are a voice assistant. Answer in one or two short sentences.",
+    "You are diffvoice. Speak naturally and briefly.",
+    "You are a friendly assistant that runs offline. Reply in plain spoken English.",
+)
+MAX_REPLY_WORDS = 30
+
+
+def all_skills() -> list[Skill]:
+    """Every skill of the demo model, in a fixed order."""
+    skills = [
+        *small_talk_skills(), *identity_skills(), *country_skills(), *world_skills(),
+        *planet_skills(), *arithmetic_skills(), *conversion_skills(), *calendar_skills(),
+        spelling_skill(), *joke_skills(), *refusal_skills(),
+    ]  # fmt: skip
+    # One-fact trivia is easy to learn from few examples; keep it from crowding the rest out.
+    return [
+        replace(s, weight=0.6) if len(s.facts) == 1 and s.intent in ("world", "planets") else s
+        for s in skills
+    ]
+
+
+@dataclass(frozen=True)
+class Dialog:
+    """A conversation ending in the assistant reply to learn or to check."""
+
+    messages: tuple[tuple[str, str], ...]  # (role, content); the last one is the reply
+    skill: str
+    answers: tuple[str, ...]  # any of these in the reply counts as right
+    split: str  # "train" or the held-out kind: template, combo, fact, followup
+    template: int = -1  # index of the last question's template (in followups if followup)
+    fact: str = ""  # key of the fact the reply states
+    followup: bool = False
+
+    @property
+    def prompt(self) -> list[dict[str, str]]:
+        """The messages before the reply, as chat-template dicts."""
+        return [{"role": r, "content": c} for r, c in self.messages[:-1]]
+
+    @property
+    def reply(self) -> str:
+        return self.messages[-1][1]
+
+    def to_json(self) -> dict:
+        return {
+            "messages": [{"role": r, "content": c} for r, c in self.messages],
+            "skill": self.skill,
+            "answers": list(self.answers),
+            "split": self.split,
+            "template": self.template,
+            "fact": self.fact,
+            "followup": self.followup,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> Dialog:
+        msgs = tuple((m["role"], m["content"]) for m in d["messages"])
+        return cls(msgs, d["skill"], tuple(d["answers"]), d["split"], d.get("template", -1),
+                   d.get("fact", ""), d.get("followup", False))  # fmt: skip
+
+
+@dataclass
+class HeldOut:
+    """What evaluation keeps from training, per skill name."""
+
+    templates: dict[str, set[int]] = field(default_factory=dict)
+    followups: dict[str, set[int]] = field(default_factory=dict)
+    facts: dict[str, set[str]] = field(default_factory=dict)
+    combos: dict[str, set[tuple[int, str]]] = field(default_factory=dict)
+
+    def trainable(self, skill: Skill, t: int, fact: Fact) -> bool:
+        return (
+            t not in self.templates[skill.name]
+            and fact.key not in self.facts[skill.name]
+            and (t, fact.key) not in self.combos[skill.name]
+        )
+
+
+def choose_heldout(skills: list[Skill], rng: random.Random) -> HeldOut:
+    """Pick held-out wordings, facts and (wording, fact) pairs for every skill."""
+    h = HeldOut()
+    for s in skills:
+        n = len(s.templates)
+        k = max(1, round(0.15 * n)) if n >= 8 else 0
+        h.templates[s.name] = set(rng.sample(range(n), k))
+        nf = len(s.followups)
+        h.followups[s.name] = set(rng.sample(range(nf), max(1, round(0.15 * nf)))) if nf else set()
+        facts: set[str] = set()
+        for f in s.facts:
+            if f.twin and f.twin not in facts and rng.random() < 0.12:
+                facts.add(f.key)
+        h.facts[s.name] = facts
+        combos: set[tuple[int, str]] = set()
+        if len(s.facts) >= 8:
+            for t in range(n):
+                if t in h.templates[s.name]:
+                    continue
+                for f in s.facts:
+                    if f.key not in facts and rng.random() < 0.06:
+                        combos.add((t, f.key))
+        h.combos[s.name] = combos
+    return h
+
+
+def render(template: str, fact: Fact, rng: random.Random) -> str:
+    """Fill a template's slots with one spoken form each."""
+    text = template
+    for slot, forms in fact.slots.items():
+        text = text.replace("{" + slot + "}", rng.choice(forms))
+    if "{" in text:
+        raise ValueError(f"unfilled slot in {text!r}")
+    return text[:1].upper() + text[1:]
+
+
+class Sampler:
+    """Draws dialogs for one split, deterministically from its own random stream."""
+
+    def __init__(self, skills: list[Skill], heldout: HeldOut, rng: random.Random) -> None:
+        self.skills = skills
+        self.heldout = heldout
+        self.rng = rng
+        self.weights = [s.weight for s in skills]
+
+    def skill(self) -> Skill:
+        return self.rng.choices(self.skills, self.weights)[0]
+
+    def train_pair(self, skill: Skill) -> tuple[int, Fact]:
+        """A trainable (template, fact) of ``skill``."""
+        for _ in range(1000):
+            t = self.rng.randrange(len(skill.templates))
+            f = self.rng.choice(skill.facts)
+            if self.heldout.trainable(skill, t, f):
+                return t, f
+        raise RuntimeError(f"skill {skill.name} has no trainable pair")
+
+    def question(self, skill: Skill, t: int, fact: Fact) -> str:
+        return speak(render(skill.templates[t], fact, self.rng), self.rng)
+
+    def context(self, exclude: Skill | None = None) -> list[tuple[str, str]]:
+        """Optional system message and earlier exchanges to put before the question."""
+        msgs: list[tuple[str, str]] = []
+        if self.rng.random() < 0.08:
+            msgs.append(("system", self.rng.choice(SYSTEM_PROMPTS)))
+        # The voice pipeline keeps a few hundred tokens of history: mostly short, sometimes long.
+        r = self.rng.random()
+        turns = 0 if r < 0.72 else 1 if r < 0.86 else 2 if r < 0.93 else self.rng.randint(3, 4)
+        for _ in range(turns):
+            s = self.skill()
+            t, f = self.train_pair(s)
+            msgs += [("user", self.question(s, t, f)), ("assistant", f.reply)]
+        return msgs
+
+    def train_dialog(self) -> Dialog:
+        s = self.skill()
+        if s.followups and self.rng.random() < 0.12:
+            return self.followup(s, held=False)
+        t, f = self.train_pair(s)
+        msgs = [*self.context(), ("user", self.question(s, t, f)), ("assistant", f.reply)]
+        return Dialog(tuple(msgs), s.name, f.answers, "train", t, f.key)
+
+    def followup(self, s: Skill, held: bool) -> Dialog:
+        """An exchange about one fact, then a follow-up wording naming another fact."""
+        t, first = self.train_pair(s)
+        pool = [i for i in range(len(s.followups)) if (i in self.heldout.followups[s.name]) == held]
+        f_t = self.rng.choice(pool)
+        unseen = self.heldout.facts[s.name]
+        second = self.rng.choice([f for f in s.facts if f.key not in (first.key, *unseen)])
+        msgs = [
+            ("user", self.question(s, t, first)),
+            ("assistant", first.reply),
+            ("user", speak(render(s.followups[f_t], second, self.rng), self.rng, noise=0.5)),
+            ("assistant", second.reply),
+        ]
+        kind = "followup" if held else "train"
+        return Dialog(tuple(msgs), s.name, second.answers, kind, f_t, second.key, True)
+
+    def heldout_dialogs(self, per_template: int = 2, per_skill: int = 12) -> list[Dialog]:
+        """Evaluation dialogs of every held-out kind, some after an earlier exchange."""
+        out: list[tuple[Skill, str, int, list[tuple[str, str]], Fact]] = []
+        h = self.heldout
+        for s in self.skills:
+            known = [f for f in s.facts if f.key not in h.facts[s.name]]
+            for t in sorted(h.templates[s.name]):
+                for _ in range(per_template):
+                    f = self.rng.choice(known)
+                    out.append((s, "template", t, [("user", self.question(s, t, f))], f))
+            for t, key in self.rng.sample(
+                sorted(h.combos[s.name]), min(per_skill, len(h.combos[s.name]))
+            ):
+                f = s.by_key[key]
+                out.append((s, "combo", t, [("user", self.question(s, t, f))], f))
+            held_facts = sorted(h.facts[s.name])
+            for key in self.rng.sample(held_facts, min(3 * per_skill, len(held_facts))):
+                f = s.by_key[key]
+                t = self.rng.choice(
+                    [i for i in range(len(s.templates)) if i not in h.templates[s.name]]
+                )
+                out.append((s, "fact", t, [("user", self.question(s, t, f))], f))
+        dialogs = []
+        for s, kind, t, msgs, f in out:
+            if self.rng.random() < 0.15:
+                msgs = self.context() + msgs
+            msgs = [*msgs, ("assistant", f.reply)]
+            dialogs.append(Dialog(tuple(msgs), s.name, f.answers, kind, t, f.key))
+        for s in self.skills:
+            if s.followups:
+                dialogs += [self.followup(s, held=True) for _ in range(per_template)]
+        return dialogs
+
+
+@dataclass(frozen=True)
+class Corpus:
+    train: list[Dialog]
+    heldout: list[Dialog]
+    skills: list[Skill]
+
+
+def build_corpus(seed: int = 0, size: int = 100_000) -> Corpus:
+    """``size`` training dialogs and the held-out evaluation set, fully determined by ``seed``.
+
+    Held-out prompts that happen to equal a training prompt are dropped, so the two are disjoint.
+    """
+    skills = all_skills()
+    heldout = choose_heldout(skills, random.Random(f"heldout-{seed}"))
+    train_s = Sampler(skills, heldout, random.Random(f"train-{seed}"))
+    train = [train_s.train_dialog() for _ in range(size)]
+    seen = {d.messages[:-1] for d in train}
+    eval_s = Sampler(skills, heldout, random.Random(f"eval-{seed}"))
+    held, unique = [], set()
+    for d in eval_s.heldout_dialogs():
+        if d.messages[:-1] not in seen and d.messages[:-1] not in unique:
+            unique.add(d.messages[:-1])
+            held.append(d)
+    for d in train[:2000] + held:
+        if len(d.reply.split()) > MAX_REPLY_WORDS:
+            raise ValueError(f"reply longer than {MAX_REPLY_WORDS} words: {d.reply!r}")
+    return Corpus(train, held, skills)
+
+
+def texts_for_tokenizer(corpus: Corpus) -> list[str]:
+    """Every message text of the training split plus all canonical replies."""
+    out = [c for d in corpus.train for _, c in d.messages]
+    out += [f.reply for s in corpus.skills for f in s.facts]
+    out += SYSTEM_PROMPTS
+    return out
+
+
+def write_jsonl(dialogs: list[Dialog], path: Path) -> None:
+    with path.open("w") as fh:
+        for d in dialogs:
+            fh.write(json.dumps(d.to_json(), ensure_ascii=False) + "\n")
+
+
+def read_jsonl(path: Path) -> list[Dialog]:
+    with path.open() as fh:
+        return [Dialog.from_json(json.loads(line)) for line in fh if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description="Write the demo corpus as JSONL and print statistics.")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--size", type=int, default=100_000)
+    a = p.parse_args(argv)
+    c = build_corpus(a.seed, a.size)
+    a.out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(c.train, a.out / "train.jsonl")
+    write_jsonl(c.heldout, a.out / "heldout.jsonl")
+    uniq = len({d.messages for d in c.train})
+    print(f"train: {len(c.train)} dialogs ({uniq} unique); held out: {len(c.heldout)}")
+    print("held out by kind:", dict(Counter(d.split for d in c.heldout)))
+    intent = {s.name: s.intent for s in c.skills}
+    print("train by intent:", dict(Counter(intent[d.skill] for d in c.train)))
+
+
+if __name__ == "__main__":
+    main()

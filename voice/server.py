@@ -173,7 +173,7 @@ class WebSocketSink(Sink):
     ) -> None:
         self.outbox, self.sample_rate, self.clock = outbox, sample_rate, clock
         self._playhead = 0.0
-        self._announced = 0  # newest turn whose audio has started
+        self._announced = (0, 0)  # (turn, sample rate) of the last reply.audio.start
         self._samples = 0  # samples sent for that turn
         self._stopped = 0  # turns up to this one are silenced
 
@@ -181,8 +181,10 @@ class WebSocketSink(Sink):
         now = self.clock()
         if turn <= self._stopped or len(audio) == 0:
             return now, now
-        if turn != self._announced:
-            self._announced, self._samples = turn, 0
+        if (turn, self.sample_rate) != self._announced:  # a new turn, or the client's rate changed
+            if turn != self._announced[0]:
+                self._samples = 0
+            self._announced = (turn, self.sample_rate)
             self.outbox.put(
                 _event(
                     "reply.audio.start", turn=turn, sample_rate=self.sample_rate,
@@ -214,12 +216,12 @@ class WebSocketSink(Sink):
 
     def end(self, turn: int) -> None:
         """All of ``turn``'s audio has been sent."""
-        if turn == self._announced and turn > self._stopped:
+        if turn == self._announced[0] and turn > self._stopped:
             self.outbox.put(_event("reply.audio.end", turn=turn, samples=self._samples), turn)
 
     def played(self, turn: int) -> None:
         """The client has played everything of ``turn``."""
-        if turn == self._announced:
+        if turn == self._announced[0]:
             self._playhead = min(self._playhead, self.clock())
 
 

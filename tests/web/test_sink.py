@@ -80,3 +80,18 @@ def test_stop_drops_unsent_audio_and_silences_the_turn() -> None:
     assert kinds(drain(box)) == [
         "transcript.final", "reply.audio.stop", "reply.audio.start", "audio:160",
     ]
+
+
+def test_a_rate_change_is_announced_again() -> None:
+    box = Outbox()
+    sink = WebSocketSink(box, 22050, FakeClock())
+    asyncio.run(sink.play(np.zeros(100, dtype=np.int16), 1))
+    sink.sample_rate = 48000  # session.config arrived mid-turn
+    asyncio.run(sink.play(np.zeros(200, dtype=np.int16), 1))
+    sink.end(1)
+    msgs = drain(box)
+    assert kinds(msgs) == [
+        "reply.audio.start", "audio:100", "reply.audio.start", "audio:200", "reply.audio.end",
+    ]
+    assert json.loads(msgs[2])["sample_rate"] == 48000
+    assert json.loads(msgs[-1])["samples"] == 300

@@ -115,3 +115,28 @@ def test_normalise():
     assert normalise("  Paris, France!\n") == "paris france"
     assert normalise("It's 56.") == "its 56"
     assert normalise("Hello   there") == normalise("hello there.")
+
+
+def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
+    """bench/gpu_engine.py's hidden --cpu-smoke runs its whole logic at toy sizes."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "gpu_engine.py"
+    spec = importlib.util.spec_from_file_location("gpu_engine_under_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, mod)  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    rc = mod.main(["--cpu-smoke", "--kernels", "torch", "--batches", "1,2", "--iters", "2"])
+    out = capsys.readouterr().out.strip().splitlines()
+    report = json.loads(out[-1])
+    assert rc == 0, report
+    assert {c["model"] for c in report["cases"]} == {"llada-8b", "bd-1.5b"}
+    assert len(report["cases"]) == 2 * 2 * 2  # models x batches x (full, cached)
+    for c in report["cases"]:
+        assert c["error"] is None and c["forward_ms"] > 0 and c["weight_gbps"] > 0
+    fed = {(c["model"], c["batch"], c["step"]): c["fed_tokens"] for c in report["cases"]}
+    assert fed["llada-8b", 2, "full"] == 2 * (24 + 8)  # prompt + block, both rows
+    assert fed["llada-8b", 1, "cached"] == 8  # the block alone
+    assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # and the position that predicts its first
+    assert report["copy_gbps"] > 0

@@ -104,7 +104,7 @@ async def session(url: str, clips: list[Clip], seconds: float, idx: int, st: Sta
                 k += 1
                 st.sent += 1
                 await _one_turn(ws, clip, st)
-    except (OSError, asyncio.TimeoutError) as e:
+    except (TimeoutError, OSError) as e:
         print(f"session {idx}: {type(e).__name__}: {e}", file=sys.stderr)
         st.errors += 1
     except websockets.exceptions.InvalidStatus as e:  # refused at the handshake: busy
@@ -155,7 +155,7 @@ async def _one_turn(ws, clip: Clip, st: Stats) -> None:
         await ws.send(silence)
         try:
             await asyncio.wait_for(done.wait(), 0.02)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     rx.cancel()
     speech_end = t0 + clip.speech_end_s

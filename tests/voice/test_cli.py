@@ -193,3 +193,17 @@ def test_corrupt_model_weights_are_one_line(tmp_path, tiny_model) -> None:
     (bad / "model.safetensors").write_bytes(b"\x00garbage" * 10)
     p = diffvoice("chat", "--set", f"engine.model={bad}", stdin="hello\n")
     assert_one_line_error(p, "safetensors")
+
+
+def test_run_bundled_question_with_bundled_defaults(tmp_path) -> None:
+    """What `make demo` does: the bundled question through the bundled models."""
+    out = tmp_path / "reply.wav"
+    p = diffvoice("run", "--input", str(ROOT / "voice/assets/question.wav"), "--output", str(out),
+                  "--json", "--fast")
+    assert p.returncode == 0, p.stderr
+    turn = json.loads(p.stdout.splitlines()[-1])
+    assert "capital of france" in turn["transcript"].lower()
+    assert "paris" in turn["reply"].lower()
+    audio = read_wav(out)
+    assert len(audio) > SAMPLE_RATE // 2
+    assert np.sqrt(np.mean(audio.astype(np.float64) ** 2)) > 300

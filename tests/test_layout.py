@@ -1,0 +1,50 @@
+"""The shape of the whole: imports go one way, kernels ← engine ← voice."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = ("pyproject.toml", "README.md", "voice", "engine", "kernels", "web", "tests", "configs")
+
+
+def imported_modules(package: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for f in (ROOT / package).rglob("*.py"):
+        mods: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text(), str(f))):
+            if isinstance(node, ast.Import):
+                mods |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                mods.add(node.module.split(".")[0])
+        found[str(f.relative_to(ROOT))] = mods
+    return found
+
+
+def test_top_level_layout() -> None:
+    for name in TOP:
+        assert (ROOT / name).exists(), name
+
+
+def test_kernels_import_neither_engine_nor_voice() -> None:
+    for f, mods in imported_modules("kernels").items():
+        assert not mods & {"engine", "voice"}, f
+
+
+def test_engine_knows_nothing_of_voice_audio_or_asyncio() -> None:
+    for f, mods in imported_modules("engine").items():
+        assert not mods & {
+            "voice",
+            "asyncio",
+            "sounddevice",
+            "webrtcvad",
+            "faster_whisper",
+            "piper",
+            "websockets",
+        }, f
+
+
+def test_voice_never_touches_tensors() -> None:
+    for f, mods in imported_modules("voice").items():
+        assert not mods & {"torch", "triton", "kernels"}, f

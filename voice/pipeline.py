@@ -388,8 +388,13 @@ class Pipeline:
     def _with_carry(self, audio: np.ndarray) -> np.ndarray:
         if self._carry is None:
             return audio
+        # Carried speech is kept only up to the utterance limit: a user who talks on past
+        # forced endpoints must not make every later turn transcribe everything said so far.
+        room = self.cfg.vad.max_utterance_ms * SAMPLE_RATE // 1000 - len(audio) - SAMPLE_RATE // 5
+        if room <= 0:
+            return audio
         gap = np.zeros(SAMPLE_RATE // 5, dtype=np.int16)
-        return np.concatenate([self._carry, gap, audio])
+        return np.concatenate([self._carry[-room:], gap, audio])
 
     def _busy(self) -> bool:
         """The assistant is preparing, saying or still playing an answer."""

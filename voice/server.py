@@ -13,7 +13,8 @@ pipeline task ever waits on the network and a barge-in can drop audio that has n
 Exposure: loopback by default, where the ``Host`` header must name the loopback too (no DNS
 rebinding); any other address needs an access token, checked on the websocket (``?token=`` or
 ``Authorization: Bearer``). A browser's ``Origin`` must be the page's own or one configured in
-``server.allowed_origins``. Sessions, message size and text length are capped by ``server.*``.
+``server.allowed_origins``. Sessions, message size and text length are capped by ``server.*``;
+microphone audio may run ahead of real time by at most a few seconds (:class:`AudioRateLimiter`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,9 @@ _CSP = (
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+# Microphone audio a session may send ahead of real time before frames are dropped. A browser
+# streams in real time; network jitter or a paused tab bunch frames up by well under this.
+AUDIO_BURST_S = 3.0
 
 
 class ServerError(Exception):
@@ -225,6 +229,51 @@ class WebSocketSink(Sink):
             self._playhead = min(self._playhead, self.clock())
 
 
+class AudioRateLimiter:
+    """A token bucket over microphone samples: real time plus a burst of ``burst_s`` seconds.
+
+    The bucket holds ``burst_s`` seconds of audio, starts full and refills at ``sample_rate``
+    samples per second of ``clock`` time. A frame that does not fit is dropped whole (so a frame
+    longer than the burst never fits). One client cannot make the server transcribe faster
+    than it talks, however fast it sends.
+    """
+
+    def __init__(
+        self,
+        sample_rate: int = SAMPLE_RATE,
+        burst_s: float = AUDIO_BURST_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if burst_s <= 0:
+            raise ValueError("burst_s must be positive")
+        self.sample_rate, self.burst_s, self.clock = sample_rate, burst_s, clock
+        self.capacity = burst_s * sample_rate
+        self._tokens = self.capacity
+        self._last: float | None = None
+        self._noticed: float | None = None  # clock time of the last notice
+        self.dropped = 0  # samples dropped so far
+
+    def admit(self, samples: int) -> bool:
+        """Take ``samples`` from the bucket if they fit; False: drop the frame."""
+        now = self.clock()
+        if self._last is not None:
+            self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.sample_rate)
+        self._last = now
+        if samples <= self._tokens:
+            self._tokens -= samples
+            return True
+        self.dropped += samples
+        return False
+
+    def notice(self) -> bool:
+        """After a drop: whether to tell the client (at most once per ``burst_s`` seconds)."""
+        now = self.clock()
+        if self._noticed is not None and now - self._noticed < self.burst_s:
+            return False
+        self._noticed = now
+        return True
+
+
 class ProtocolError(Exception):
     """A client message that breaks the protocol; answered with an ``error`` event."""
 
@@ -264,9 +313,16 @@ def parse_event(text: str) -> dict:
 class Session:
     """One websocket connection: one conversation with its own pipeline."""
 
-    def __init__(self, ws: ServerConnection, models: Models, cfg: AppConfig) -> None:
+    def __init__(
+        self,
+        ws: ServerConnection,
+        models: Models,
+        cfg: AppConfig,
+        audio_burst_s: float = AUDIO_BURST_S,
+    ) -> None:
         self.ws, self.models, self.cfg = ws, models, cfg
         self.id = uuid.uuid4().hex[:12]
+        self.limiter = AudioRateLimiter(SAMPLE_RATE, audio_burst_s)
         self.outbox = Outbox()
         self.sink = WebSocketSink(self.outbox, models.tts.sample_rate)
         self.pipe = Pipeline(models, cfg, self.sink, on_frame=self._on_frame)
@@ -363,6 +419,14 @@ class Session:
             )
         if len(data) % 2:
             raise ProtocolError("bad_audio", f"odd-length audio frame ({len(data)} bytes)")
+        if data and not self.limiter.admit(len(data) // 2):
+            if self.limiter.notice():
+                raise ProtocolError(
+                    "rate_limited",
+                    "audio is arriving faster than real time; frames beyond a "
+                    f"{self.limiter.burst_s:g} s burst are dropped",
+                )
+            return
         if data:
             await self.pipe.feed(np.frombuffer(data, dtype="<i2").astype(np.int16))
 
@@ -410,9 +474,11 @@ class VoiceServer:
         port: int = 8765,
         token: str | None = None,
         web_root: Path = WEB_ROOT,
+        audio_burst_s: float = AUDIO_BURST_S,
     ) -> None:
         check_exposure(host, token)
         self.models, self.cfg, self.host, self.token = models, cfg, host, token or None
+        self.audio_burst_s = audio_burst_s
         self._port = port
         self.web_root = web_root.resolve()
         self.loopback = is_loopback(host)
@@ -464,7 +530,7 @@ class VoiceServer:
             await ws.send(_event("error", code="busy", message="too many sessions"))
             await ws.close(1013, "too many sessions")
             return
-        session = Session(ws, self.models, self.cfg)
+        session = Session(ws, self.models, self.cfg, self.audio_burst_s)
         self.sessions[session.id] = session
         log.info("session %s opened from %s", session.id, ws.remote_address)
         try:

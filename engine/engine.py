@@ -191,18 +191,29 @@ class Engine:
         seqs = list(self.running)
         if not seqs:
             return StepOutput([], [])
+        failed: dict[str, Exception] = {}  # request id → the fault that ends it
+        nfe0 = [s.nfe for s in seqs]
         try:
             self._forward_and_commit(seqs)
-        except Exception as e:  # a fault in one step fails those requests, not the engine
-            finished = []
-            for seq in seqs:
+        except Exception as e:  # a fault in one step fails requests, never the engine
+            # Retry each sequence that has not stepped on its own: a fault that one request
+            # causes then fails only that request, and a passing fault costs nobody a reply.
+            for seq, n in zip(seqs, nfe0, strict=True):
+                if len(seqs) == 1:
+                    failed[seq.request_id] = e
+                elif seq.nfe == n:
+                    try:
+                        self._forward_and_commit([seq])
+                    except Exception as e1:
+                        failed[seq.request_id] = e1
+        deltas, finished = [], []
+        for seq in seqs:
+            if (e := failed.get(seq.request_id)) is not None:
                 self.running.remove(seq)
                 self._release(seq)
                 msg = f"{type(e).__name__}: {e}"
                 finished.append(seq.result(self.tokenizer.decode, reason="error", error=msg))
-            return StepOutput([], finished)
-        deltas, finished = [], []
-        for seq in seqs:
+                continue
             if seq.stream:
                 d = seq.new_text(self.tokenizer.decode)
                 if d:

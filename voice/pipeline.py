@@ -331,6 +331,7 @@ class Pipeline:
         rec = TurnRecord(turn)
         rec.stamps["speech_end"] = rec.stamps["turn_detected"] = self.clock()
         self._task = asyncio.create_task(self._answer(rec, None, None, text), name=f"turn-{turn}")
+        await asyncio.sleep(0)  # let the turn start (see _on_event)
 
     # --- turn detection -----------------------------------------------------------------
     async def _on_event(self, ev) -> None:
@@ -378,6 +379,10 @@ class Pipeline:
             audio = self._with_carry(ev.audio)
             self._carry = None
             self._task = asyncio.create_task(self._answer(rec, audio, spec), name=f"turn-{turn}")
+            # Let the turn start before the next event: a task cancelled before it first runs
+            # (speech going on past a forced endpoint, in one burst of audio) would end without
+            # its interruption being reported or its speech carried into the next turn.
+            await asyncio.sleep(0)
             if not self.realtime:
                 # Replaying as fast as possible: the "user" waits for each answer.
                 try:

@@ -136,9 +136,10 @@ def test_continuous_speech_forced_turns_stay_bounded(models, tiny_model, talking
     async def scenario() -> set:
         pipe.start(realtime=True)
         audio = np.concatenate([silence(0.5), talking(11.0), silence(1.0)])
-        for i in range(0, len(audio), 320):  # 20 ms frames, as fast as they are taken
-            await pipe.feed(audio[i : i + 320])
-            await asyncio.sleep(0)
+        # Half a second at a time, never yielding in between: a cut, the speech that goes on
+        # and the barge-in it causes can all come in one burst.
+        for i in range(0, len(audio), SAMPLE_RATE // 2):
+            await pipe.feed(audio[i : i + SAMPLE_RATE // 2])
         await pipe.finish()
         await pipe.close()
         await asyncio.sleep(0)

@@ -10,6 +10,7 @@ reads them from its handler threads.
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from engine.sampling import SamplingParams
 from engine.sequence import GenerationResult, TextDelta
 
 Event = TextDelta | GenerationResult
+log = logging.getLogger("engine.worker")
 
 
 class RequestHandle:
@@ -148,8 +150,7 @@ class EngineWorker:
                     stop = True
                 else:
                     stop = False
-            for h, ev in done:
-                h._put(ev)
+            self._deliver(done)
             if stop:
                 return
             # The step runs outside the lock so submit/abort never wait for a forward pass.
@@ -166,8 +167,7 @@ class EngineWorker:
                         if h is not None and res is not None:
                             res.finish_reason, res.error = "error", f"{type(e).__name__}: {e}"
                             events.append((h, res))
-                for h, ev in events:
-                    h._put(ev)
+                self._deliver(events)
             if out is None:
                 continue
             with self._lock:
@@ -180,8 +180,18 @@ class EngineWorker:
                     h = self._handles.pop(r.request_id, None)
                     if h is not None:
                         events.append((h, r))
-            for h, ev in events:
+            self._deliver(events)
+
+    def _deliver(self, events: list[tuple[RequestHandle, Event]]) -> None:
+        """Hand events to their handles (outside the lock). A callback that raises loses its own
+        request — aborted, so it stops taking decode steps — never the engine thread."""
+        for h, ev in events:
+            try:
                 h._put(ev)
+            except Exception:
+                log.exception("request %s: its event callback failed; aborting it", h.request_id)
+                if not isinstance(ev, GenerationResult):
+                    self.abort(h.request_id)
 
 
 def _error_result(request_id: str, prompt_ids: list[int], e: Exception) -> GenerationResult:

@@ -5,6 +5,8 @@ the worker holds no request."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 import torch
 
@@ -163,3 +165,48 @@ def test_abort_while_batched_leaves_the_others_unchanged(setups, kind) -> None:
     _same(got["a"], alone["a"])
     _same(got["c"], alone["c"])
     assert sorted(engine.free_slots) == list(range(SLOTS)) and not engine.has_work()
+
+
+def test_a_callback_that_raises_loses_only_its_request(setups) -> None:
+    """A consumer whose callback fails (say, its event loop has closed) must not take the
+    engine thread down with it: its request is aborted, and everyone else is still served."""
+    llm, alone = setups["sdar"]
+    worker = EngineWorker(llm.engine)
+    ended: dict[str, GenerationResult] = {}
+    done = {rid: threading.Event() for rid in QUESTIONS}
+
+    def consumer(rid: str, fail: bool):
+        def on_event(ev) -> None:
+            if isinstance(ev, GenerationResult):
+                ended[rid] = ev
+                done[rid].set()
+            elif fail:
+                raise RuntimeError("Event loop is closed")
+
+        return on_event
+
+    try:
+        worker.submit(
+            chat(QUESTIONS["bad"]),
+            PARAMS["bad"],
+            request_id="bad",
+            stream=True,
+            on_event=consumer("bad", True),
+        )
+        assert done["bad"].wait(60), "the failing consumer's request never ended"
+        assert ended["bad"].finish_reason == "abort"
+        for rid in ("a", "c"):
+            worker.submit(
+                chat(QUESTIONS[rid]),
+                PARAMS[rid],
+                request_id=rid,
+                stream=True,
+                on_event=consumer(rid, False),
+            )
+        assert done["a"].wait(60) and done["c"].wait(60), "the engine thread died"
+        _same(ended["a"], alone["a"])
+        _same(ended["c"], alone["c"])
+        assert worker.active() == 0
+    finally:
+        worker.close()
+    assert sorted(llm.engine.free_slots) == list(range(SLOTS)) and not llm.engine.has_work()

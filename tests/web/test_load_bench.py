@@ -1,0 +1,135 @@
+"""bench/load.py's bookkeeping, against scripted server events (no server, no models): every
+turn is followed by its id to one outcome, audio is attributed to the turn that announced it,
+and the client reports playback as done when a reply's audio has arrived."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PATH = Path(__file__).resolve().parents[2] / "bench" / "load.py"
+
+
+@pytest.fixture(scope="module")
+def load():
+    spec = importlib.util.spec_from_file_location("load_bench_under_test", PATH)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(mod)
+        yield mod
+    finally:
+        del sys.modules[spec.name]
+
+
+class ScriptedSocket:
+    """Yields the given server messages; records what the client sends."""
+
+    def __init__(self, messages: list[str | bytes]) -> None:
+        self.messages, self.sent = messages, []
+
+    def __aiter__(self):
+        return self._gen()
+
+    async def _gen(self):
+        for m in self.messages:
+            await asyncio.sleep(0)
+            yield m
+
+    async def send(self, m: str | bytes) -> None:
+        self.sent.append(m)
+
+
+def ev(type_: str, **fields) -> str:
+    return json.dumps({"type": type_, **fields})
+
+
+def stopped(turn: int, end_ms: float) -> str:
+    return ev("speech.stopped", turn=turn, at_ms=end_ms + 600, speech_end_ms=end_ms, forced=False)
+
+
+def test_each_turn_gets_its_own_outcome(load) -> None:
+    script = [
+        stopped(1, 2000.0),
+        ev("transcript.final", turn=1, text="hi"),
+        ev("error", code="turn_failed", message="TTS failed", turn=1),
+        ev("turn.metrics", turn=1, latency_ms={}, stats={}),  # after the error: still an error
+        stopped(2, 5000.0),
+        ev("reply.text", turn=2, text="", final=True),
+        ev("turn.metrics", turn=2, latency_ms={}, stats={}),  # an empty reply: silent
+        stopped(3, 8000.0),
+        b"\0\0" * 10,  # not announced: belongs to no turn
+        ev("reply.audio.start", turn=3, sample_rate=22050, encoding="pcm_s16le", channels=1),
+        b"\0\0" * 10,
+        ev("reply.audio.end", turn=3, samples=10),
+        ev("turn.metrics", turn=3, latency_ms={}, stats={}),
+        stopped(4, 11000.0),
+        ev("reply.audio.start", turn=4, sample_rate=22050, encoding="pcm_s16le", channels=1),
+        ev("reply.audio.stop", turn=4),
+        b"\0\0" * 10,  # raced past the stop: ignored
+        ev("reply.interrupted", turn=4, spoken=""),
+        ev("turn.metrics", turn=4, latency_ms={}, stats={}),
+        ev("turn.metrics", turn=9, latency_ms={}, stats={}),  # a typed turn: not an utterance
+    ]
+    st = load.Stats()
+    ws = ScriptedSocket(script)
+    conv = load.Conversation(ws, st)
+    conv.t0 = 100.0
+    asyncio.run(conv.receive())
+    assert {n: t.outcome for n, t in conv.turns.items()} == {
+        1: "error",
+        2: "silent",
+        3: "answered",
+        4: "interrupted",
+    }
+    assert conv.turns[3].speech_end == pytest.approx(108.0)
+    assert conv.turns[3].first_audio is not None and conv.turns[4].first_audio is None
+    assert [json.loads(m) for m in ws.sent] == [{"type": "playback.done", "turn": 3}]
+    assert st.protocol_errors == 0
+
+
+def test_errors_not_tied_to_a_turn_are_counted(load) -> None:
+    st = load.Stats()
+    conv = load.Conversation(ScriptedSocket([ev("error", code="rate_limited", message="x")]), st)
+    asyncio.run(conv.receive())
+    assert st.protocol_errors == 1 and conv.turns == {}
+    conv = load.Conversation(ScriptedSocket([ev("error", code="busy", message="x")]), st)
+    asyncio.run(conv.receive())
+    assert conv.busy
+
+
+def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
+    """Against a scripted server that answers the first utterance: the client sends the prompt
+    and then silence until the outcome, never running ahead of real time, and tallies it."""
+    clock = [0.0]
+
+    async def sleep(s: float) -> None:
+        clock[0] += s
+
+    st = load.Stats()
+
+    class Server(ScriptedSocket):
+        async def send(self, m) -> None:
+            self.sent.append(m)
+            if isinstance(m, bytes) and len(self.sent) == 60:  # 1.2 s in: the turn ends
+                conv.turns[1] = load.Turn(speech_end=clock[0] - 0.6, first_audio=clock[0] + 0.5)
+                conv.turns[1].outcome = "answered"
+
+    clip = load.Clip("q", np.ones(load.SAMPLE_RATE // 2, dtype=np.int16))
+    ws = Server([])
+    conv = load.Conversation(ws, st)
+    conv.clock, conv.sleep = (lambda: clock[0]), sleep
+    asyncio.run(conv.speak([clip], 0, deadline=0.1))  # one prompt only
+    frames = [m for m in ws.sent if isinstance(m, bytes)]
+    assert all(len(f) == load.FRAME * 2 for f in frames)
+    samples = sum(len(f) // 2 for f in frames)
+    assert clock[0] >= (samples - load.FRAME) / load.SAMPLE_RATE  # never ahead of real time
+    assert st.clips == 1 and st.turns == 1 and st.outcomes["answered"] == 1
+    assert st.latencies_ms == [pytest.approx(1100.0)]
+    assert st.lost == st.unheard == 0

@@ -18,6 +18,9 @@ class EngineConfig:
     max_batch_size: int = 8  # sequences sharing one forward pass (= KV cache slots)
     max_model_len: int = 1024  # prompt + reply tokens per sequence
     seed: int = 0
+    # CPU threads for torch: 0 = auto (one for small models, whose steps are too short to
+    # share between cores and would contend with speech recognition and synthesis).
+    threads: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or not self.model:
@@ -30,5 +33,7 @@ class EngineConfig:
             raise ValueError("engine.dtype must be auto, float32, bfloat16 or float16")
         if not isinstance(self.max_batch_size, int) or not 1 <= self.max_batch_size <= 256:
             raise ValueError("engine.max_batch_size must be between 1 and 256")
+        if not isinstance(self.threads, int) or not 0 <= self.threads <= 256:
+            raise ValueError("engine.threads must be between 0 and 256")
         if not isinstance(self.max_model_len, int) or not 64 <= self.max_model_len <= 131072:
             raise ValueError("engine.max_model_len must be between 64 and 131072")

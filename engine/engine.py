@@ -73,6 +73,12 @@ class Engine:
         device = pick_device(config.device)
         dtype = None if config.dtype == "auto" else getattr(torch, config.dtype)
         model, folder = load_model(config.model, device=device, dtype=dtype)
+        if device.type == "cpu":
+            threads = config.threads
+            if threads == 0:
+                n_params = sum(p.numel() for p in model.parameters())
+                threads = 1 if n_params < 50_000_000 else torch.get_num_threads()
+            torch.set_num_threads(threads)
         tok = ChatTokenizer(folder, model.cfg.eos_token_ids)
         return cls(model, tok, config, device)
 

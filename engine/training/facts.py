@@ -134,22 +134,19 @@ TIME_COUNTS: tuple[tuple[str, str, int, str], ...] = (
     ("hours", "week", 168, ""),
 )
 
-# Common words of 3–8 letters for the spelling intent.
+# Common words of 3–6 letters for the spelling intent (each is a fact to memorise).
 SPELL_WORDS: tuple[str, ...] = tuple(
     """
     cat dog sun car book tree house water apple green yellow orange purple school friend
-    family people music garden window kitchen pencil paper table chair river ocean mountain
-    island planet rocket animal rabbit monkey tiger zebra horse mouse bird fish snake turtle
-    doctor teacher pilot farmer banana cherry lemon bread cheese butter coffee dinner lunch
-    breakfast summer winter autumn spring morning evening night today letter number answer
-    question happy little bright quiet simple strange because always never often before after
-    beautiful different important together language computer phone camera picture color
-    orange silver golden castle bridge street city country village forest desert weather cloud
-    rain snow thunder storm wind light dark bottle pocket jacket button ticket travel journey
-    holiday birthday party present dance guitar piano violin drum voice sound noise
+    family people music garden window pencil paper table chair river ocean island planet
+    rocket animal rabbit monkey tiger zebra horse mouse bird fish snake turtle doctor pilot
+    farmer banana cherry lemon bread cheese butter coffee dinner lunch summer winter spring
+    night today letter number answer happy little quiet simple phone camera color castle
+    bridge street city forest desert cloud rain snow storm wind light dark bottle pocket
+    ticket travel party dance guitar piano violin drum voice sound
     """.split()
 )
-SPELL_WORDS = tuple(dict.fromkeys(w for w in SPELL_WORDS if 3 <= len(w) <= 9))
+SPELL_WORDS = tuple(dict.fromkeys(w for w in SPELL_WORDS if 3 <= len(w) <= 6))
 
 # topic → (singular words said before "joke", plural words said after "about", joke, answer)
 JOKES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str, str]] = {

@@ -118,16 +118,17 @@ def _arith(name: str, templates, op: str, pairs, result, commutes: bool, w: floa
 
 
 def arithmetic_skills() -> list[Skill]:
-    add = [(a, b) for a in range(21) for b in range(21)]
-    sub = [(a, b) for a in range(21) for b in range(a + 1)]
-    mul = [(a, b) for a in range(13) for b in range(13)]
-    div = [(b * q, b) for b in range(1, 13) for q in range(13)]
-    div += [(a, 0) for a in (1, 2, 5, 7, 10, 12)]
+    # Small numbers only: a tiny model memorises these tables rather than computing.
+    add = [(a, b) for a in range(11) for b in range(11)]
+    sub = [(a, b) for a in range(11) for b in range(a + 1)]
+    mul = [(a, b) for a in range(11) for b in range(11)]
+    div = [(b * q, b) for b in range(1, 11) for q in range(11)]
+    div += [(a, 0) for a in (1, 2, 5, 7, 10)]
     return [
-        _arith("add", ADD, "plus", add, lambda a, b: a + b, True, 4.0),
-        _arith("sub", SUB, "minus", sub, lambda a, b: a - b, False, 3.0),
-        _arith("mul", MUL, "times", mul, lambda a, b: a * b, True, 4.0),
-        _arith("div", DIV, "divided by", div, lambda a, b: a // b if b else None, False, 2.5),
+        _arith("add", ADD, "plus", add, lambda a, b: a + b, True, 3.0),
+        _arith("sub", SUB, "minus", sub, lambda a, b: a - b, False, 2.0),
+        _arith("mul", MUL, "times", mul, lambda a, b: a * b, True, 3.0),
+        _arith("div", DIV, "divided by", div, lambda a, b: a // b if b else None, False, 2.0),
     ]
 
 
@@ -190,11 +191,12 @@ KM_PER_MILE = 1.609344
 LB_PER_KG = 2.2046226
 L_PER_GAL = 3.785411784
 
-DIST = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 42, 50, 60, 80, 100, 200)
-MASS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 100)
-VOLUME = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 100)
-CELSIUS = (-20, -10, -5, 0, 5, 10, 15, 18, 20, 21, 22, 25, 28, 30, 35, 37, 40, 50, 100)
-FAHRENHEIT = (-4, 0, 10, 14, 20, 32, 40, 50, 59, 60, 65, 68, 70, 72, 75, 80, 85, 90, 95, 100, 212)
+# Round values people ask about; each is a fact to memorise, so the lists stay short.
+DIST = (1, 2, 3, 5, 10, 20, 50, 100)
+MASS = (1, 2, 5, 10, 20, 50, 70, 100)
+VOLUME = (1, 2, 5, 10, 20, 50)
+CELSIUS = (-10, 0, 10, 20, 25, 30, 37, 100)
+FAHRENHEIT = (0, 32, 50, 68, 72, 80, 100, 212)
 
 CONVERSIONS = (
     ("km", "mi", DIST, lambda v: v / KM_PER_MILE, DISTANCE),
@@ -242,5 +244,5 @@ def conversion_skills() -> list[Skill]:
                 )
             )
         name = f"{src}_to_{dst}".lower()
-        skills.append(Skill(name, "units", CONVERT + extra, tuple(facts), (), 1.2))
+        skills.append(Skill(name, "units", CONVERT + extra, tuple(facts), (), 1.0))
     return skills

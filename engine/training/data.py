@@ -1,0 +1,143 @@
+"""Turning dialogs into training batches for one-reply-block masked diffusion.
+
+A row is ``[left padding | prompt | reply block]``. The prompt is the chat-templated history up to
+and including ``<|assistant|>``; the reply block is the reply's tokens, one ``<|endoftext|>`` and
+more ``<|endoftext|>`` up to ``block_size``. Attention is what the engine uses at inference with
+``block_align="prompt"``: prompt tokens see the whole prompt (it is one block), reply tokens see the
+prompt and the whole reply block, and nobody sees padding.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import torch
+from tokenizers import Tokenizer
+
+from engine.training.corpus import Dialog
+from engine.training.tokenizer import EOS, MASK, PAD, render_chat
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Token ids of a dialog's prompt (with the generation prompt) and reply block."""
+
+    prompt: list[int]
+    reply: list[int]  # exactly block_size ids
+
+
+def encode_dialogs(
+    dialogs: Sequence[Dialog], tok: Tokenizer, block_size: int, max_prompt: int = 256
+) -> list[Encoded]:
+    """Encode prompts and pad replies with end-of-text to ``block_size``.
+
+    Raises ValueError when a reply and its end-of-text do not fit one block, or a prompt is
+    longer than ``max_prompt`` — the corpus is meant to fit, so either is a bug to fix there.
+    """
+    eos = tok.token_to_id(EOS)
+    prompts = tok.encode_batch([render_chat(d.prompt, True) for d in dialogs])
+    replies = tok.encode_batch([d.reply for d in dialogs])
+    out = []
+    for d, p, r in zip(dialogs, prompts, replies, strict=True):
+        ids = r.ids + [eos]
+        if len(ids) > block_size:
+            raise ValueError(f"reply needs {len(ids)} tokens > block_size {block_size}: {d.reply}")
+        if len(p.ids) > max_prompt:
+            raise ValueError(f"prompt of {len(p.ids)} tokens > {max_prompt}: {d.prompt}")
+        out.append(Encoded(p.ids, ids + [eos] * (block_size - len(ids))))
+    return out
+
+
+def length_batches(
+    data: Sequence[Encoded], batch_size: int, seed: int, epoch: int
+) -> list[list[int]]:
+    """Batches of similar prompt length (less padding), in a shuffled order fixed by the seed.
+
+    Rows are shuffled, stably sorted by prompt length, cut into batches, and the batches
+    shuffled — so each epoch mixes differently but deterministically.
+    """
+    rng = random.Random(f"batches-{seed}-{epoch}")
+    idx = list(range(len(data)))
+    rng.shuffle(idx)
+    idx.sort(key=lambda i: len(data[i].prompt))
+    batches = [idx[i : i + batch_size] for i in range(0, len(idx) - batch_size + 1, batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
+@dataclass
+class Batch:
+    input_ids: torch.Tensor  # [B, L] with masked reply positions set to the mask id
+    positions: torch.Tensor  # [B, L]
+    attn_mask: torch.Tensor  # [B, 1, L, L] bool, True = may attend
+    targets: torch.Tensor  # [B, L] token ids; -100 where no loss is taken
+    prompt_len: int  # P: the reply block starts at column P
+
+
+def collate(
+    rows: Sequence[Encoded],
+    tok: Tokenizer,
+    gen: torch.Generator,
+    t_min: float = 0.02,
+    mask_all: bool = False,
+) -> Batch:
+    """Left-pad prompts, mask each reply with its own ratio t ~ U(t_min, 1), build the mask.
+
+    With ``mask_all`` every reply position is masked (the start state of decoding).
+    """
+    pad, mask_id = tok.token_to_id(PAD), tok.token_to_id(MASK)
+    B, P, R = len(rows), max(len(r.prompt) for r in rows), len(rows[0].reply)
+    L = P + R
+    ids = torch.full((B, L), pad, dtype=torch.long)
+    positions = torch.zeros((B, L), dtype=torch.long)
+    real = torch.zeros((B, L), dtype=torch.bool)
+    for b, r in enumerate(rows):
+        p = len(r.prompt)
+        ids[b, P - p : P] = torch.tensor(r.prompt)
+        ids[b, P:] = torch.tensor(r.reply)
+        positions[b, P - p :] = torch.arange(p + R)
+        real[b, P - p :] = True
+    targets = ids[:, P:].clone()
+    if mask_all:
+        masked = torch.ones((B, R), dtype=torch.bool)
+    else:
+        t = t_min + (1 - t_min) * torch.rand((B, 1), generator=gen)
+        masked = torch.rand((B, R), generator=gen) < t
+        # At least one masked position per row, so every row teaches something.
+        none = ~masked.any(dim=1)
+        if none.any():
+            pick = torch.randint(0, R, (B,), generator=gen)
+            masked[none, pick[none]] = True
+    ids[:, P:] = torch.where(masked, mask_id, targets)
+    full_targets = torch.full((B, L), -100, dtype=torch.long)
+    full_targets[:, P:] = torch.where(masked, targets, -100)
+    return Batch(ids, positions, block_mask(real, P), full_targets, P)
+
+
+def block_mask(real: torch.Tensor, prompt_len: int) -> torch.Tensor:
+    """[B, 1, L, L] bool: every real token sees real prompt tokens; reply tokens also see the
+    reply block; padding sees only itself (an all-False row would make softmax NaN)."""
+    B, L = real.shape
+    col = torch.arange(L)
+    key_prompt = (col < prompt_len)[None, None, :] & real[:, None, :]  # [B, 1, L]
+    reply = col >= prompt_len
+    key_reply = reply[None, None, :] & reply[None, :, None]  # [1, L, L]: reply → reply
+    allowed = (key_prompt | key_reply) & real[:, :, None]
+    allowed |= torch.eye(L, dtype=torch.bool)[None] & ~real[:, :, None]
+    return allowed[:, None]
+
+
+def batch_iter(
+    data: Sequence[Encoded], batch_size: int, seed: int, start_step: int = 0
+) -> Iterator[tuple[int, list[int]]]:
+    """(step, row indices) forever from ``start_step``, epoch after epoch."""
+    n = len(data) // batch_size
+    step = start_step
+    while True:
+        epoch, i = divmod(step, n)
+        batches = length_batches(data, batch_size, seed, epoch)
+        for j in range(i, len(batches)):
+            yield step, batches[j]
+            step += 1

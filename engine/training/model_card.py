@@ -1,0 +1,135 @@
+"""The demo model folder's README.md: what the model is, how it was trained, how well it does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+MODE_NOTES = {
+    "reference": "one token per forward pass, no early stop (LLaDA's reference decoder)",
+    "parallel": "confidence threshold, full recompute each pass",
+    "cache": "confidence threshold with the KV cache (the engine's default)",
+    "dual_cache": "confidence threshold, prefix and suffix cache",
+}
+
+
+def _minutes(s: float) -> str:
+    return f"{s / 60:.1f} min"
+
+
+def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]]) -> Path:
+    """Write ``README.md`` from ``training.json``, an evaluation result and example chats."""
+    tr = json.loads((model_dir / "training.json").read_text())
+    cfg = tr["config"]
+    size_mb = (model_dir / "model.safetensors").stat().st_size / 1e6
+    lines = [
+        "# diffvoice demo model",
+        "",
+        "**What this is.** A tiny diffusion language model "
+        f"({tr['parameters'] / 1e6:.1f}M parameters, {size_mb:.0f} MB in bf16) that the diffvoice "
+        "project trains itself, on this repository's own generated corpus, so that the voice "
+        "assistant works offline out of the box. It is domain-limited: it knows greetings and "
+        "small talk, who it is, capitals, continents, languages and currencies of about fifty "
+        "countries, the planets, arithmetic on small numbers (sums and differences up to twenty, "
+        "times tables to twelve), a few unit conversions, the days and months, spelling of about "
+        "a hundred and thirty common words, a handful of jokes, and polite refusals for what it "
+        "cannot know (weather, news, live prices, the time). Outside that it does not know "
+        "anything, and it can still be confidently wrong inside it. It is not a general "
+        "assistant.",
+        "",
+        "**Using a real diffusion LM instead.** The engine loads Hugging Face checkpoints of the "
+        "LLaDA, Dream, SDAR and Fast-dLLM v2 families by local path or hub id. Point "
+        "`engine.model` at one, e.g. `diffvoice run --config configs/llada-8b.toml`, "
+        "`diffvoice chat --set engine.model='\"GSAI-ML/LLaDA-8B-Instruct\"'`, or "
+        '`LLM.load("JetLM/SDAR-1.7B-Chat")` from Python. Those need a GPU (or a lot of patience) '
+        "and a download; this one needs neither.",
+        "",
+        "## Model",
+        "",
+        f'- Block diffusion, Qwen3-style layout (`sdar` family with `block_align = "prompt"`): '
+        f"{cfg['num_layers']} layers, hidden size {cfg['hidden_size']}, {cfg['num_heads']} heads, "
+        f"SwiGLU {cfg['intermediate_size']}, RMSNorm with q/k norms, RoPE, tied embeddings.",
+        f"- Byte-level BPE tokenizer with {cfg['vocab_size']} tokens trained on the corpus; "
+        "special tokens `<|endoftext|>` (also ends a turn), `<|mask|>`, `<|user|>`, "
+        "`<|assistant|>`, `<|system|>`, `<|pad|>`. Chat template in `tokenizer_config.json`.",
+        f"- The prompt is one block; the reply is one block of {cfg['block_size']} tokens, "
+        "padded with `<|endoftext|>`. Prompt tokens attend to the prompt, reply tokens to the "
+        "prompt and the whole reply block.",
+        "",
+        "## Training",
+        "",
+        f"- Command: `{tr['command']}` (also `diffvoice train --config configs/demo-model.toml`)",
+        f"- Seed {tr['seed']}; {tr['steps']} steps of {tr['batch_size']} dialogs "
+        f"({tr['sequences_seen']:,} sequences), stopped by {tr['stopped_by']}.",
+        f"- Final loss (mean of the last 50 steps, masked-token cross-entropy): "
+        f"{tr['final_loss']}.",
+        f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine shared with other "
+        f"work; {_minutes(tr['dedicated_time_s'])} of its {tr['threads']} cores "
+        "(CPU time / threads), i.e. what the run takes with the cores to itself.",
+        f"- Objective: masked diffusion on the reply block, masking ratio t ~ U({cfg['t_min']}, 1) "
+        "per dialog, loss on masked reply positions; AdamW, lr "
+        f"{cfg['lr']} with warm-up and cosine decay, bf16 autocast, batches of similar prompt "
+        "length. Loss curve: `loss.png`.",
+        f"- Corpus: {tr['corpus_dialogs']:,} generated dialogs "
+        "(`engine/training/corpus.py`) — question templates per intent with fillers, "
+        "lowercase and unpunctuated variants, digits or words, small misrecognitions, some "
+        'after a system message or an earlier exchange, some follow-ups ("and of Germany?").',
+        "",
+        "## Held-out evaluation",
+        "",
+        f"`diffvoice eval` on {eval_result['items']} held-out dialogs: new wordings of each "
+        "intent, (wording, fact) pairs never seen together, arithmetic pairs whose mirror was "
+        'trained, and follow-ups. A reply counts when it contains the expected answer ("Paris", '
+        '"fifty six") and is well-formed (non-empty, at most 30 words, no word doubled, ends '
+        "with punctuation).",
+        "",
+        "| decoding | right and well-formed | right answer | well-formed | passes per reply "
+        "| ms per reply (batched) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for mode, r in eval_result["modes"].items():
+        lines.append(
+            f"| {mode}: {MODE_NOTES.get(mode, '')} | **{r['accuracy']:.1%}** "
+            f"| {r['right_answer']:.1%} | {r['well_formed']:.1%} | {r['nfe_per_reply']} "
+            f"| {r['ms_per_reply']} |"
+        )
+    first = next(iter(eval_result["modes"].values()))
+    lines += [
+        "",
+        "By kind of held-out item ("
+        + next(iter(eval_result["modes"]))
+        + "): "
+        + ", ".join(f"{k} {v:.0%}" for k, v in first["by_split"].items())
+        + ".",
+        "",
+    ]
+    lines += [
+        "## Example conversations",
+        "",
+        "Spoken-style prompts as speech recognition "
+        "hands them over, replies from the engine's default decoding:",
+        "",
+    ]
+    for i, conv in enumerate(examples, 1):
+        lines.append(
+            f"{i}. "
+            + " → ".join(
+                f"*{m['content']}*" if m["role"] == "user" else f'"{m["content"]}"' for m in conv
+            )
+        )
+    lines += [
+        "",
+        "## Files",
+        "",
+        "`config.json`, `model.safetensors` (bf16), `tokenizer.json`, `tokenizer_config.json` "
+        "(chat template), `special_tokens_map.json`, `generation_config.json`, `training.json` "
+        "(the full training record), `eval.json` (the evaluation, with failures to read), "
+        "`loss.png`.",
+        "",
+        "Licence: GPL-3.0-or-later, like the rest of diffvoice; the training data is generated "
+        "by the project.",
+        "",
+    ]
+    path = model_dir / "README.md"
+    path.write_text("\n".join(lines))
+    return path

@@ -362,10 +362,11 @@ def _quick_eval(model, tok, corpus, cfg: TrainConfig, step: int, bar) -> None:
     from engine.training.decode import decode_replies
     from engine.training.scoring import score
 
-    items = corpus.heldout[: cfg.eval_items]
+    stride = max(1, len(corpus.heldout) // cfg.eval_items)  # every skill, not just the first
+    items = corpus.heldout[::stride][: cfg.eval_items]
     replies = decode_replies(model, tok, [d.prompt for d in items], cfg.block_size, threshold=0.9)
     res = score(items, replies)
-    bar.write(f"step {step}: held-out {res['accuracy']:.1%} (first {len(items)} items, threshold)")
+    bar.write(f"step {step}: held-out {res['accuracy']:.1%} ({len(items)} items, threshold 0.9)")
 
 
 def main(argv: list[str] | None = None) -> None:

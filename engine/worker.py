@@ -31,14 +31,18 @@ class RequestHandle:
         self._q: queue.Queue[Event] = queue.Queue()
         self._on_event = on_event
         self.final: GenerationResult | None = None
+        self._done = threading.Event()
 
     def _put(self, ev: Event) -> None:
-        if isinstance(ev, GenerationResult):
-            self.final = ev
-        if self._on_event is not None:
-            self._on_event(ev)
-        else:
-            self._q.put(ev)
+        try:
+            if self._on_event is not None:
+                self._on_event(ev)
+            else:
+                self._q.put(ev)
+        finally:
+            if isinstance(ev, GenerationResult):
+                self.final = ev
+                self._done.set()
 
     def __iter__(self) -> Iterator[Event]:
         while True:
@@ -48,12 +52,10 @@ class RequestHandle:
                 return
 
     def result(self, timeout: float | None = None) -> GenerationResult:
-        """Block until the request ends; returns its result (deltas are skipped)."""
-        while self.final is None:
-            try:
-                self._q.get(timeout=timeout)
-            except queue.Empty:
-                raise TimeoutError(f"request {self.request_id} did not finish in time") from None
+        """Block until the request ends; returns its result (works with ``on_event`` too)."""
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"request {self.request_id} did not finish in time")
+        assert self.final is not None
         return self.final
 
 

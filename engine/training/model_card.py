@@ -19,6 +19,9 @@ def _minutes(s: float) -> str:
 
 def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]]) -> Path:
     """Write ``README.md`` from ``training.json``, an evaluation result and example chats."""
+    from engine.training import facts
+
+    n_countries, n_words = len(facts.COUNTRIES), len(facts.SPELL_WORDS)
     tr = json.loads((model_dir / "training.json").read_text())
     cfg = tr["config"]
     size_mb = (model_dir / "model.safetensors").stat().st_size / 1e6
@@ -29,18 +32,18 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         f"({tr['parameters'] / 1e6:.1f}M parameters, {size_mb:.0f} MB in bf16) that the diffvoice "
         "project trains itself, on this repository's own generated corpus, so that the voice "
         "assistant works offline out of the box. It is domain-limited: it knows greetings and "
-        "small talk, who it is, capitals, continents, languages and currencies of about fifty "
-        "countries, the planets, arithmetic on small numbers (sums and differences up to twenty, "
-        "times tables to twelve), a few unit conversions, the days and months, spelling of about "
-        "a hundred and thirty common words, a handful of jokes, and polite refusals for what it "
-        "cannot know (weather, news, live prices, the time). Outside that it does not know "
-        "anything, and it can still be confidently wrong inside it. It is not a general "
-        "assistant.",
+        f"small talk, who it is, capitals, continents, languages and currencies of {n_countries} "
+        "countries, the planets, arithmetic on numbers up to ten, conversions between kilometers "
+        "and miles, Celsius and Fahrenheit, kilograms and pounds, liters and gallons for a few "
+        f"round values, the days and months, the spelling of {n_words} common words, a handful "
+        "of jokes, and polite refusals for what it cannot know or do (weather, news, live "
+        "prices, the time, timers, music, calls). Outside that it knows nothing, and it can be "
+        "confidently wrong inside it. It is not a general assistant.",
         "",
         "**Using a real diffusion LM instead.** The engine loads Hugging Face checkpoints of the "
         "LLaDA, Dream, SDAR and Fast-dLLM v2 families by local path or hub id. Point "
         "`engine.model` at one, e.g. `diffvoice run --config configs/llada-8b.toml`, "
-        "`diffvoice chat --set engine.model='\"GSAI-ML/LLaDA-8B-Instruct\"'`, or "
+        "`diffvoice chat --set engine.model=GSAI-ML/LLaDA-8B-Instruct`, or "
         '`LLM.load("JetLM/SDAR-1.7B-Chat")` from Python. Those need a GPU (or a lot of patience) '
         "and a download; this one needs neither.",
         "",
@@ -123,8 +126,8 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         "",
         "`config.json`, `model.safetensors` (bf16), `tokenizer.json`, `tokenizer_config.json` "
         "(chat template), `special_tokens_map.json`, `generation_config.json`, `training.json` "
-        "(the full training record), `eval.json` (the evaluation, with failures to read), "
-        "`loss.png`.",
+        "(the full training record), `heldout.jsonl` (the evaluation split, never trained on), "
+        "`eval.json` (the evaluation, with failures to read), `loss.png`.",
         "",
         "Licence: GPL-3.0-or-later, like the rest of diffvoice; the training data is generated "
         "by the project.",

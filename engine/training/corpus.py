@@ -286,10 +286,20 @@ def build_corpus(seed: int = 0, size: int = 100_000) -> Corpus:
     return Corpus(train, held, skills)
 
 
-def texts_for_tokenizer(corpus: Corpus) -> list[str]:
-    """Every message text of the training split plus all canonical replies."""
+def texts_for_tokenizer(corpus: Corpus, fact_weight: int = 40) -> list[str]:
+    """Every message text of the training split, plus every canonical reply and slot value
+    ``fact_weight`` times in the cases speech recognition produces.
+
+    BPE merges the most frequent pairs first, and template words outnumber any one country or
+    word to spell by far; without the extra weight "Vienna" stays four pieces ("V", "i", "en",
+    "na") that the model must predict together, which a small diffusion model does badly.
+    """
     out = [c for d in corpus.train for _, c in d.messages]
-    out += [f.reply for s in corpus.skills for f in s.facts]
+    extra = [f.reply for s in corpus.skills for f in s.facts]
+    values = {v for s in corpus.skills for f in s.facts for vs in f.slots.values() for v in vs}
+    for v in sorted(values):
+        extra += [f"{v} {v.lower()} {v.capitalize()}", f"{v}?", f"{v.lower()}."]
+    out += extra * fact_weight
     out += SYSTEM_PROMPTS
     return out
 

@@ -125,10 +125,10 @@ def arithmetic_skills() -> list[Skill]:
     div = [(b * q, b) for b in range(1, 11) for q in range(11)]
     div += [(a, 0) for a in (1, 2, 5, 7, 10)]
     return [
-        _arith("add", ADD, "plus", add, lambda a, b: a + b, True, 3.0),
-        _arith("sub", SUB, "minus", sub, lambda a, b: a - b, False, 2.0),
-        _arith("mul", MUL, "times", mul, lambda a, b: a * b, True, 3.0),
-        _arith("div", DIV, "divided by", div, lambda a, b: a // b if b else None, False, 2.0),
+        _arith("add", ADD, "plus", add, lambda a, b: a + b, True, 4.0),
+        _arith("sub", SUB, "minus", sub, lambda a, b: a - b, False, 3.0),
+        _arith("mul", MUL, "times", mul, lambda a, b: a * b, True, 4.0),
+        _arith("div", DIV, "divided by", div, lambda a, b: a // b if b else None, False, 3.0),
     ]
 
 

@@ -47,7 +47,7 @@ class TrainConfig:
     seed: int = 0
     # corpus and tokenizer
     corpus_size: int = 100_000
-    vocab_size: int = 2048
+    vocab_size: int = 3072
     # model (sdar family: Qwen3 layout with q/k RMSNorm, one prompt block + reply blocks)
     hidden_size: int = 384
     intermediate_size: int = 1024

@@ -8,9 +8,9 @@ from engine.training.data import Encoded, block_mask, collate, encode_dialogs, l
 
 
 def test_replies_fill_one_block_with_end_of_text(small_corpus, small_tokenizer):
-    enc = encode_dialogs(small_corpus.train[:300], small_tokenizer, block_size=32)
+    enc = encode_dialogs(small_corpus.train[:300], small_tokenizer, block_size=48)
     for e, d in zip(enc, small_corpus.train, strict=False):
-        assert len(e.reply) == 32 and e.reply[-1] == 0
+        assert len(e.reply) == 48 and e.reply[-1] == 0
         text_ids = e.reply[: e.reply.index(0)]
         assert small_tokenizer.decode(text_ids) == d.reply
         assert e.prompt[-1] == 3  # ends with <|assistant|>

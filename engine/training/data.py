@@ -73,7 +73,7 @@ class Batch:
     positions: torch.Tensor  # [B, L]
     attn_mask: torch.Tensor  # [B, 1, L, L] bool, True = may attend
     targets: torch.Tensor  # [B, L] token ids; -100 where no loss is taken
-    prompt_len: int  # P: the reply block starts at column P
+    prompt_len: int  # P: the reply block starts at column P (0 for packed rows)
 
 
 def collate(
@@ -129,15 +129,81 @@ def block_mask(real: torch.Tensor, prompt_len: int) -> torch.Tensor:
     return allowed[:, None]
 
 
+def random_batches(
+    data: Sequence[Encoded], batch_size: int, seed: int, epoch: int
+) -> list[list[int]]:
+    """Batches of dialogs drawn at random (for packing, where lengths need not match)."""
+    rng = random.Random(f"batches-{seed}-{epoch}")
+    idx = list(range(len(data)))
+    rng.shuffle(idx)
+    return [idx[i : i + batch_size] for i in range(0, len(idx) - batch_size + 1, batch_size)]
+
+
+def collate_packed(
+    dialogs: Sequence[Encoded],
+    tok: Tokenizer,
+    gen: torch.Generator,
+    pack_len: int,
+    t_min: float = 0.02,
+) -> Batch:
+    """Pack dialogs end to end into rows of ``pack_len`` tokens (first fit), each dialog its own
+    island: positions restart at 0, its prompt sees its prompt, its reply its prompt and reply,
+    nothing crosses dialogs. A random batch then costs about what a length-sorted one does,
+    without making every batch one kind of question."""
+    pad, mask_id = tok.token_to_id(PAD), tok.token_to_id(MASK)
+    rows: list[list[Encoded]] = []
+    free: list[int] = []
+    for d in dialogs:
+        n = len(d.prompt) + len(d.reply)
+        if n > pack_len:
+            raise ValueError(f"a dialog of {n} tokens does not fit pack_len {pack_len}")
+        for r, room in enumerate(free):
+            if n <= room:
+                rows[r].append(d)
+                free[r] -= n
+                break
+        else:
+            rows.append([d])
+            free.append(pack_len - n)
+    B, L = len(rows), pack_len
+    ids = torch.full((B, L), pad, dtype=torch.long)
+    positions = torch.zeros((B, L), dtype=torch.long)
+    segment = torch.full((B, L), -1, dtype=torch.long)
+    is_reply = torch.zeros((B, L), dtype=torch.bool)
+    targets = torch.full((B, L), -100, dtype=torch.long)
+    for b, row in enumerate(rows):
+        c = 0
+        for s, d in enumerate(row):
+            p, r = len(d.prompt), len(d.reply)
+            reply = torch.tensor(d.reply)
+            t = t_min + (1 - t_min) * torch.rand((), generator=gen)
+            masked = torch.rand(r, generator=gen) < t
+            if not masked.any():
+                masked[torch.randint(0, r, (), generator=gen)] = True
+            ids[b, c : c + p] = torch.tensor(d.prompt)
+            ids[b, c + p : c + p + r] = torch.where(masked, mask_id, reply)
+            targets[b, c + p : c + p + r] = torch.where(masked, reply, -100)
+            positions[b, c : c + p + r] = torch.arange(p + r)
+            segment[b, c : c + p + r] = s
+            is_reply[b, c + p : c + p + r] = True
+            c += p + r
+    same = segment[:, :, None] == segment[:, None, :]  # [B, L, L]
+    real = segment >= 0
+    allowed = same & real[:, None, :] & (~is_reply[:, None, :] | is_reply[:, :, None])
+    allowed |= torch.eye(L, dtype=torch.bool)[None] & ~real[:, :, None]
+    return Batch(ids, positions, allowed[:, None], targets, 0)
+
+
 def batch_iter(
-    data: Sequence[Encoded], batch_size: int, seed: int, start_step: int = 0
+    data: Sequence[Encoded], batch_size: int, seed: int, start_step: int = 0, packed: bool = False
 ) -> Iterator[tuple[int, list[int]]]:
     """(step, row indices) forever from ``start_step``, epoch after epoch."""
     n = len(data) // batch_size
     step = start_step
+    make = random_batches if packed else length_batches
     while True:
         epoch, i = divmod(step, n)
-        batches = length_batches(data, batch_size, seed, epoch)
+        batches = make(data, batch_size, seed, epoch)
         for j in range(i, len(batches)):
             yield step, batches[j]
             step += 1

@@ -33,7 +33,7 @@ from tqdm import tqdm
 from engine.checkpoint import save_pretrained
 from engine.model import DiffusionLM, ModelConfig
 from engine.training.corpus import build_corpus, texts_for_tokenizer, write_jsonl
-from engine.training.data import batch_iter, collate, encode_dialogs
+from engine.training.data import batch_iter, collate, collate_packed, encode_dialogs
 from engine.training.plot import plot_loss
 from engine.training.tokenizer import EOS, MASK, save_tokenizer, train_tokenizer
 
@@ -66,6 +66,8 @@ class TrainConfig:
     weight_decay: float = 0.1
     grad_clip: float = 1.0
     t_min: float = 0.02
+    # Pack random dialogs into rows of this many tokens (0: batch by similar prompt length).
+    pack_len: int = 0
     bf16: bool = True
     compile: bool = True  # torch.compile the training forward/backward (fuses elementwise ops)
     threads: int = 0  # torch threads; 0 = torch's default
@@ -204,13 +206,11 @@ def make_optimizer(model: DiffusionLM, cfg: TrainConfig) -> torch.optim.AdamW:
 
 def masked_loss(model: DiffusionLM, batch, bf16: bool) -> torch.Tensor:
     """Mean cross-entropy over masked reply positions."""
-    P = batch.prompt_len
+    where = batch.targets != -100  # [B, L]
     with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
         hidden = model(batch.input_ids, batch.positions, batch.attn_mask, return_hidden=True)
-        logits = model.logits(hidden[:, P:])  # [B, R, V]: only the reply block needs logits
-    return torch.nn.functional.cross_entropy(
-        logits.float().flatten(0, 1), batch.targets[:, P:].flatten(), ignore_index=-100
-    )
+        logits = model.logits(hidden[where])  # [N, V]: only masked positions need logits
+    return torch.nn.functional.cross_entropy(logits.float(), batch.targets[where])
 
 
 def _tokenizer(cfg: TrainConfig, corpus, run: Path) -> Tokenizer:
@@ -276,12 +276,16 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
     bar = tqdm(total=cfg.steps, initial=step, desc="train", unit="step", disable=quiet,
                dynamic_ncols=True, mininterval=5.0)  # fmt: skip
     t_loop, seqs = time.perf_counter(), 0
-    batches = batch_iter(data, cfg.batch_size, cfg.seed, start_step=step)
+    batches = batch_iter(data, cfg.batch_size, cfg.seed, start_step=step, packed=cfg.pack_len > 0)
     prog = progress(step, clock.wall(), clock.core(), cfg)
     while prog < 1.0:
         _, rows = next(batches)
         gen = torch.Generator().manual_seed(cfg.seed * 1_000_003 + step)
-        batch = collate([data[i] for i in rows], tok, gen, cfg.t_min)
+        dialogs = [data[i] for i in rows]
+        if cfg.pack_len:
+            batch = collate_packed(dialogs, tok, gen, cfg.pack_len, cfg.t_min)
+        else:
+            batch = collate(dialogs, tok, gen, cfg.t_min)
         lr = lr_at(step, cfg, prog)
         for g in opt.param_groups:
             g["lr"] = lr

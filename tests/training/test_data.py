@@ -51,3 +51,41 @@ def test_batches_group_similar_prompt_lengths():
         lens = [len(data[i].prompt) for i in b]
         assert max(lens) - min(lens) <= 8
     assert length_batches(data, 8, 0, 1) != batches  # a new order each epoch
+
+
+def test_packed_rows_keep_dialogs_apart(small_tokenizer):
+    from engine.model import DiffusionLM, ModelConfig
+    from engine.training.data import collate_packed
+
+    torch.manual_seed(0)
+    cfg = ModelConfig(
+        family="sdar", vocab_size=small_tokenizer.get_vocab_size(), hidden_size=32,
+        intermediate_size=64, num_layers=2, num_heads=2, num_kv_heads=2, qk_norm=True,
+        tie_word_embeddings=True, mask_token_id=1, eos_token_ids=[0], block_size=4,
+        block_align="prompt",
+    )  # fmt: skip
+    model = DiffusionLM(cfg).eval()
+    dialogs = [
+        Encoded([2, 50, 51, 3], [60, 61, 0, 0]),
+        Encoded([2, 52, 3], [62, 0, 0, 0]),
+        Encoded([2, 53, 54, 55, 3], [63, 64, 65, 0]),
+    ]
+    b = collate_packed(dialogs, small_tokenizer, torch.Generator().manual_seed(1), pack_len=16)
+    assert b.input_ids.shape == (2, 16)  # 8 + 7 tokens share a row, 9 take another
+    with torch.no_grad():
+        packed = model(b.input_ids, b.positions, b.attn_mask)
+    # Each dialog alone, with the same masked reply, gives the same logits.
+    starts = {0: (0, 0), 1: (0, 8), 2: (1, 0)}
+    for i, d in enumerate(dialogs):
+        row, c = starts[i]
+        n = len(d.prompt) + len(d.reply)
+        ids = b.input_ids[row, c : c + n][None]
+        assert b.positions[row, c : c + n].tolist() == list(range(n))
+        real = torch.ones((1, n), dtype=torch.bool)
+        with torch.no_grad():
+            alone = model(ids, torch.arange(n)[None], block_mask(real, len(d.prompt)))
+        torch.testing.assert_close(packed[row, c : c + n], alone[0], atol=1e-5, rtol=1e-5)
+        tgt = b.targets[row, c : c + n]
+        assert (tgt[: len(d.prompt)] == -100).all()
+        assert (tgt[len(d.prompt) :] != -100).any()
+    assert (b.targets[1, 9:] == -100).all() and (b.input_ids[1, 9:] == 5).all()  # padding

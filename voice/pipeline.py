@@ -115,6 +115,7 @@ class Models:
             compute_type=None if a.compute_type == "auto" else a.compute_type,
             language=a.language,
             beam_size=a.beam_size,
+            window_s=a.window_s,
             progress=progress,
         )
         self.tts = Synthesizer(
@@ -166,7 +167,7 @@ class WavSink(Sink):
 
     def __init__(self, sample_rate: int, realtime: bool = True, clock=time.perf_counter) -> None:
         self.sample_rate, self.realtime, self.clock = sample_rate, realtime, clock
-        self.segments: list[tuple[float, np.ndarray]] = []  # (wall start, audio)
+        self.segments: list[tuple[float, np.ndarray, int]] = []  # (wall start, audio, turn)
         self._playhead = 0.0
 
     async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
@@ -174,7 +175,7 @@ class WavSink(Sink):
         start = max(now, self._playhead) if self.realtime else now
         end = start + len(audio) / self.sample_rate if self.realtime else now
         self._playhead = end
-        self.segments.append((start, audio))
+        self.segments.append((start, audio, turn))
         return start, end
 
     async def stop(self, turn: int) -> None:
@@ -182,11 +183,11 @@ class WavSink(Sink):
             return
         now = self.clock()
         kept = []
-        for start, audio in self.segments:
+        for start, audio, t in self.segments:
             if start >= now:
                 continue
             n = int((now - start) * self.sample_rate)
-            kept.append((start, audio[:n]))
+            kept.append((start, audio[:n], t))
         self.segments = kept
         self._playhead = min(self._playhead, now)
 
@@ -203,7 +204,7 @@ class WavSink(Sink):
         """Everything that was heard, turns separated by ``gap_s`` of silence."""
         out: list[np.ndarray] = []
         last_end = None
-        for start, audio in self.segments:
+        for start, audio, _ in self.segments:
             if last_end is not None and start - last_end > 0.05:
                 out.append(np.zeros(int(gap_s * self.sample_rate), dtype=np.int16))
             out.append(audio)

@@ -86,6 +86,7 @@ class Transcriber:
         compute_type: str | None = None,
         language: str = "en",
         beam_size: int = 1,
+        window_s: int = 30,
         cpu_threads: int = 0,
         progress: Callable[[str], None] | None = None,
     ) -> None:
@@ -93,7 +94,9 @@ class Transcriber:
 
         ``device`` is ``"auto"`` (CUDA when CTranslate2 sees a GPU), ``"cpu"`` or ``"cuda"``;
         ``compute_type`` defaults to float16 on CUDA and int8 on CPU. ``cpu_threads`` 0 lets
-        CTranslate2 choose. ``progress`` receives one-line messages while the model loads.
+        CTranslate2 choose. ``window_s`` is the audio window Whisper encodes at a time: 30 s is
+        what it was trained on; a short voice turn padded to a smaller window encodes in a
+        fraction of the time (longer audio is then cut into several windows). ``progress`` receives one-line messages while the model loads.
         """
         self.model_spec = resolve_model(model)
         if device == "auto":
@@ -102,6 +105,9 @@ class Transcriber:
         self.compute_type = compute_type or ("float16" if device == "cuda" else "int8")
         self.language = language
         self.beam_size = beam_size
+        if not 1 <= window_s <= 30:
+            raise ValueError("the Whisper window must be between 1 and 30 seconds")
+        self.window_s = window_s
         self._cpu_threads = cpu_threads
         self._progress = progress
         self._model: Any = None
@@ -159,6 +165,7 @@ class Transcriber:
             beam_size=self.beam_size,
             without_timestamps=True,
             condition_on_previous_text=False,
+            chunk_length=self.window_s,
         )
         # ``segments`` is a generator: the decoding happens while it is consumed.
         return "".join(s.text for s in segments).strip()

@@ -27,12 +27,17 @@ class AsrConfig:
     compute_type: str = "auto"  # auto → int8 on CPU, float16 on CUDA
     beam_size: int = 1
     language: str = "en"
+    # Seconds of audio Whisper encodes at a time. It always pads to this window, so a short
+    # voice turn costs the same as a full one: 30 (Whisper's own) is the slowest.
+    window_s: int = 30
 
     def __post_init__(self) -> None:
         if self.device not in ("auto", "cpu", "cuda"):
             raise ValueError("asr.device must be auto, cpu or cuda")
         if not 1 <= self.beam_size <= 10:
             raise ValueError("asr.beam_size must be between 1 and 10")
+        if not 1 <= self.window_s <= 30:
+            raise ValueError("asr.window_s must be between 1 and 30 seconds")
 
 
 @dataclass

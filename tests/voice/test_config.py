@@ -36,6 +36,7 @@ def test_set_overrides_file_and_parses_types(tmp_path) -> None:
         ("sampling.mode=quantum", "mode must be one of"),
         ("vad.pause_ms=900", "pause_ms"),
         ("engine.device=tpu", "engine.device"),
+        ("asr.window_s=0", "asr.window_s must be between 1 and 30"),
         ("novalue", "key=value"),
     ],
 )

@@ -66,13 +66,19 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         f"({tr['sequences_seen']:,} sequences), stopped by {tr['stopped_by']}.",
         f"- Final loss (mean of the last 50 steps, masked-token cross-entropy): "
         f"{tr['final_loss']}.",
-        f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine shared with other "
-        f"work; {_minutes(tr['dedicated_time_s'])} of its {tr['threads']} cores "
-        "(CPU time / threads), i.e. what the run takes with the cores to itself.",
+        f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine (corpus, tokenizer, "
+        f"compilation and training); {_minutes(tr['dedicated_time_s'])} of its {tr['threads']} "
+        "cores in the training process (CPU time / threads).",
         f"- Objective: masked diffusion on the reply block, masking ratio t ~ U({cfg['t_min']}, 1) "
         "per dialog, loss on masked reply positions; AdamW, lr "
-        f"{cfg['lr']} with warm-up and cosine decay, bf16 autocast, batches of similar prompt "
-        "length. Loss curve: `loss.png`.",
+        f"{cfg['lr']} with warm-up and cosine decay, bf16 autocast"
+        + (
+            f", random dialogs packed into rows of {cfg['pack_len']} tokens (each attends only "
+            "to itself)"
+            if cfg.get("pack_len")
+            else ", batches of similar prompt length"
+        )
+        + ". Loss curve: `loss.png`.",
         f"- Corpus: {tr['corpus_dialogs']:,} generated dialogs "
         "(`engine/training/corpus.py`) — question templates per intent with fillers, "
         "lowercase and unpunctuated variants, digits or words, small misrecognitions, some "

@@ -107,6 +107,7 @@ class Synthesizer:
         volume: float = 0.9,
         length_scale: float | None = None,
         speaker_id: int | None = None,
+        variation: bool = True,
         use_cuda: bool = False,
         progress: Callable[[str], None] | None = None,
     ) -> None:
@@ -115,8 +116,11 @@ class Synthesizer:
         ``voice`` is a Piper ``.onnx`` file (default: en_US-joe-medium); ``config`` its JSON
         config (default: ``<voice>.json``). ``volume`` < 1 leaves headroom after Piper's
         per-sentence normalisation so resampling does not clip. ``progress`` receives
-        one-line messages while the model loads. Raises ``VoiceLoadError``.
+        one-line messages while the model loads. ``variation=False`` turns off Piper's sampling
+        noise so the same text always gives the same audio (tests, benchmarks). Raises
+        ``VoiceLoadError``.
         """
+        self._variation = variation
         if voice is None:
             default_model, default_config = _default_voice()
             self.voice_path = default_model
@@ -191,6 +195,8 @@ class Synthesizer:
         syn_config = SynthesisConfig(
             speaker_id=self._speaker_id, length_scale=self._length_scale, volume=self._volume
         )
+        if not self._variation:
+            syn_config.noise_scale = syn_config.noise_w_scale = 0.0
         for piece in split_sentences(text, first_max_chars):
             for chunk in self._voice.synthesize(piece, syn_config=syn_config):
                 audio = np.asarray(chunk.audio_int16_array, dtype=np.int16)

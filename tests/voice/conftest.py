@@ -15,7 +15,7 @@ from voice.tts import Synthesizer
 @pytest.fixture(scope="session")
 def synthesizer() -> Synthesizer:
     """The default Piper voice (en_US-joe-medium), loaded."""
-    s = Synthesizer()
+    s = Synthesizer(variation=False)  # the same text always gives the same audio
     s.load()
     return s
 
@@ -30,7 +30,7 @@ def transcriber() -> Transcriber:
 
 @pytest.fixture(scope="session")
 def speak(synthesizer: Synthesizer) -> Callable[[str], np.ndarray]:
-    """Text → Piper speech as 16 kHz mono int16 (cached: Piper output is not deterministic)."""
+    """Text → Piper speech as 16 kHz mono int16 (Piper without sampling noise: the same every run)."""
     cache: dict[str, np.ndarray] = {}
 
     def _speak(text: str) -> np.ndarray:

@@ -58,7 +58,7 @@ class VadConfig:
     aggressiveness: int = 2  # webrtcvad mode 0..3
     frame_ms: int = 30
     min_speech_ms: int = 150  # consecutive speech before a turn starts
-    pause_ms: int = 200  # silence that starts a speculative reply
+    pause_ms: int = 150  # silence that starts a speculative reply (200: p50 845 ms, 150: 772 ms)
     end_ms: int = 600  # silence that ends the turn
     max_utterance_ms: int = 20000  # forced endpoint
     preroll_ms: int = 300

@@ -314,9 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--prompts",
         type=int,
-        default=8,
+        default=len(PROMPTS),
         metavar="N",
-        help=f"how many of the {len(PROMPTS)} built-in questions to ask (default 8)",
+        help=f"how many of the {len(PROMPTS)} built-in questions to ask (default all: one "
+        "prompt of 8 moves agreement by 12 points)",
     )
     p.add_argument("--max-new-tokens", type=int, default=48)
     p.add_argument("--threshold", type=float, default=0.9)

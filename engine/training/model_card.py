@@ -112,6 +112,22 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         + ".",
         "",
     ]
+    default = eval_result["modes"].get("cache", first)
+    n: dict[str, int] = {}
+    held = model_dir / "heldout.jsonl"
+    if held.exists():
+        for line in held.read_text().splitlines()[: eval_result["items"]]:
+            k = json.loads(line)["skill"]
+            n[k] = n.get(k, 0) + 1
+    weak = sorted((v, k) for k, v in default.get("by_skill", {}).items() if v < 0.7)
+    if weak:
+        lines += [
+            "Weak spots (under 70% with the default decoding; `eval.json` lists every failure): "
+            + ", ".join(f"{k} {v:.0%} of {n.get(k, '?')}" for v, k in weak)
+            + ". Held-out wordings of rarely seen intents and arithmetic pairs never trained "
+            "in that order are where this small model still answers wrongly.",
+            "",
+        ]
     lines += [
         "## Example conversations",
         "",

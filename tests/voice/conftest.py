@@ -30,7 +30,7 @@ def transcriber() -> Transcriber:
 
 @pytest.fixture(scope="session")
 def speak(synthesizer: Synthesizer) -> Callable[[str], np.ndarray]:
-    """Text → Piper speech as 16 kHz mono int16 (Piper without sampling noise: the same every run)."""
+    """Text → Piper speech as 16 kHz mono int16 (no sampling noise: the same every run)."""
     cache: dict[str, np.ndarray] = {}
 
     def _speak(text: str) -> np.ndarray:

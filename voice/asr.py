@@ -94,9 +94,11 @@ class Transcriber:
 
         ``device`` is ``"auto"`` (CUDA when CTranslate2 sees a GPU), ``"cpu"`` or ``"cuda"``;
         ``compute_type`` defaults to float16 on CUDA and int8 on CPU. ``cpu_threads`` 0 lets
-        CTranslate2 choose. ``window_s`` is the audio window Whisper encodes at a time: 30 s is
-        what it was trained on; a short voice turn padded to a smaller window encodes in a
-        fraction of the time (longer audio is then cut into several windows). ``progress`` receives one-line messages while the model loads.
+        CTranslate2 choose. ``window_s`` is the audio window Whisper pads to and encodes at a
+        time (30 s, what it was trained on; longer audio is cut into several windows). With
+        tiny.en int8 on 2 cores a smaller window saves little: median 473 ms at 30 s, 453 ms at
+        10 s, 410 ms at 8 s on six short piper prompts, same transcripts. ``progress`` receives
+        one-line messages while the model loads.
         """
         self.model_spec = resolve_model(model)
         if device == "auto":

@@ -192,11 +192,13 @@ class Synthesizer:
         from piper import SynthesisConfig
 
         self.load()
+        quiet = {} if self._variation else {"noise_scale": 0.0, "noise_w_scale": 0.0}
         syn_config = SynthesisConfig(
-            speaker_id=self._speaker_id, length_scale=self._length_scale, volume=self._volume
+            speaker_id=self._speaker_id,
+            length_scale=self._length_scale,
+            volume=self._volume,
+            **quiet,
         )
-        if not self._variation:
-            syn_config.noise_scale = syn_config.noise_w_scale = 0.0
         for piece in split_sentences(text, first_max_chars):
             for chunk in self._voice.synthesize(piece, syn_config=syn_config):
                 audio = np.asarray(chunk.audio_int16_array, dtype=np.int16)

@@ -113,12 +113,7 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         "",
     ]
     default = eval_result["modes"].get("cache", first)
-    n: dict[str, int] = {}
-    held = model_dir / "heldout.jsonl"
-    if held.exists():
-        for line in held.read_text().splitlines()[: eval_result["items"]]:
-            k = json.loads(line)["skill"]
-            n[k] = n.get(k, 0) + 1
+    n = default.get("skill_items", {})
     weak = sorted((v, k) for k, v in default.get("by_skill", {}).items() if v < 0.7)
     if weak:
         lines += [

@@ -75,5 +75,6 @@ def score(items: Sequence[Dialog], replies: Sequence[str]) -> dict:
         "well_formed": formed / n,
         "by_split": {k: round(share(v), 4) for k, v in sorted(by_split.items())},
         "by_skill": {k: round(share(v), 4) for k, v in sorted(by_skill.items())},
+        "skill_items": {k: len(v) for k, v in sorted(by_skill.items())},
         "ok": ok_all,
     }

@@ -37,8 +37,10 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         "and miles, Celsius and Fahrenheit, kilograms and pounds, liters and gallons for a few "
         f"round values, the days and months, the spelling of {n_words} common words, a handful "
         "of jokes, and polite refusals for what it cannot know or do (weather, news, live "
-        "prices, the time, timers, music, calls). Outside that it knows nothing, and it can be "
-        "confidently wrong inside it. It is not a general assistant.",
+        "prices, the time, timers, music, calls). Most other questions get \"Sorry, I don't "
+        'know about that", but not all: outside its domain it knows nothing and may answer '
+        "with a garbled or unrelated sentence, and it can be confidently wrong inside it. It is "
+        "not a general assistant.",
         "",
         "**Using a real diffusion LM instead.** The engine loads Hugging Face checkpoints of the "
         "LLaDA, Dream, SDAR and Fast-dLLM v2 families by local path or hub id. Point "

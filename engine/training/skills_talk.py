@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.training import facts as F
 from engine.training.skills import Fact, Skill, _lines, fixed
 
@@ -538,7 +540,10 @@ def refusal_skills() -> list[Skill]:
               Find flights to {city}.
               Open YouTube.
               """, city=CITIES),
-        fixed("out_of_domain", "refusals",
+        # Everything else people ask a voice assistant: how-to, people, books, science,
+        # history, advice. Many kinds of question, so that a question about none of the skills
+        # gets this reply rather than a confident sentence about something else.
+        replace(fixed("out_of_domain", "refusals",
               "Sorry, I don't know about that. I can help with countries, planets, numbers, units, "
               "dates and spelling.", "don't know about that",
               """
@@ -551,7 +556,6 @@ def refusal_skills() -> list[Skill]:
               How do airplanes fly?
               What's a good movie to watch?
               Translate hello into French.
-              Who wrote Romeo and Juliet?
               What's your favorite color?
               How do I fix my car?
               Can you help me with my homework?
@@ -566,5 +570,62 @@ def refusal_skills() -> list[Skill]:
               What's your favorite food?
               Sing me a song.
               What is love?
-              """),
+              How do I {task}?
+              How can I {task}?
+              What's the best way to {task}?
+              Can you teach me how to {task}?
+              Tell me how to {task}.
+              I want to {task}, any tips?
+              Who wrote {book}?
+              Who is the author of {book}?
+              What is {book} about?
+              Who invented the {thing}?
+              When was the {thing} invented?
+              How does a {thing} work?
+              Who was {person}?
+              When was {person} born?
+              Tell me about {person}.
+              What is {idea}?
+              Can you explain {idea}?
+              Tell me about {idea}.
+              How long do {animal} live?
+              What do {animal} eat?
+              How fast can {animal} run?
+              How far is it from {city} to {city2}?
+              How long is the flight to {city}?
+              How tall is {landmark}?
+              How old is {landmark}?
+              When did World War Two end?
+              Who was the first president of the United States?
+              How many bones are in the human body?
+              What's the speed of light?
+              How hot is the Sun?
+              What's a good name for a dog?
+              Recommend a good book.
+              What music do you like?
+              Is coffee bad for you?
+              How much water should I drink?
+              What's the best phone to buy?
+              Why do cats purr?
+              What's the tallest animal?
+              """,
+              task=("make pancakes", "bake bread", "tie a tie", "change a tyre", "cook rice",
+                    "learn to swim", "grow tomatoes", "fix a leaky tap", "lose weight",
+                    "fall asleep faster", "make coffee", "clean the oven", "train my dog",
+                    "get rid of a cold", "bake a cake", "paint a wall", "learn the guitar",
+                    "save money", "write a CV", "make soup", "iron a shirt", "start running"),
+              book=("Hamlet", "Harry Potter", "Pride and Prejudice", "The Hobbit", "War and Peace",
+                    "Don Quixote", "The Odyssey", "Macbeth", "Moby Dick", "Little Women"),
+              thing=("telephone", "light bulb", "internet", "car", "airplane", "radio",
+                     "computer", "steam engine", "printing press", "bicycle"),
+              person=("Napoleon", "Albert Einstein", "Cleopatra", "Mozart", "Shakespeare",
+                      "Gandhi", "Leonardo da Vinci", "Isaac Newton", "Marie Curie", "Beethoven"),
+              idea=("gravity", "democracy", "inflation", "photosynthesis", "a black hole",
+                    "artificial intelligence", "electricity", "climate change", "evolution",
+                    "the internet", "a vaccine", "an atom"),
+              animal=("cats", "dogs", "elephants", "horses", "parrots", "sharks", "turtles",
+                      "lions", "rabbits", "whales"),
+              city=CITIES, city2=CITIES,
+              landmark=("the Eiffel Tower", "Big Ben", "the Statue of Liberty", "the Colosseum",
+                        "the Great Wall of China", "the Taj Mahal")), weight=1.5),
     ]  # fmt: skip

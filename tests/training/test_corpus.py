@@ -93,3 +93,32 @@ def test_arithmetic_reply_example(small_corpus):
     f = mul.by_key["7times8"]
     assert f.reply == "Seven times eight is fifty six."
     assert "7" in f.slots["a"] and "seven" in f.slots["a"]
+
+
+def test_catch_all_refusal_did_not_learn_the_bench_questions():
+    """`diffvoice bench`'s questions outside the skills are not wordings of the catch-all refusal.
+
+    In-domain bench questions ("What is the capital of France?") are asked in the skills' own
+    wordings; the out-of-domain ones must be refused by generalisation, not recall.
+    """
+    from engine.bench import PROMPTS, normalise
+    from engine.training.corpus import all_skills
+
+    bench = [normalise(q) for q in PROMPTS]
+    found = []
+    for skill in all_skills():
+        slots: dict[str, set[str]] = {}
+        for fact in skill.facts:
+            for name, forms in fact.slots.items():
+                slots.setdefault(name, set()).update(normalise(f) for f in forms)
+        for template in skill.templates:
+            parts = re.split(r"\{(\w+)\}", template)
+            pattern = r"\s*".join(
+                "(?:" + "|".join(map(re.escape, sorted(slots[p]))) + ")"
+                if i % 2
+                else re.escape(normalise(p))
+                for i, p in enumerate(parts)
+            )
+            found += [(skill.name, q) for q in bench if re.fullmatch(pattern, q)]
+    assert ("capital", "what is the capital of france") in found  # the matcher does match
+    assert not [q for name, q in found if name == "out_of_domain"]

@@ -47,10 +47,12 @@ class Skill:
             raise ValueError(f"skill {self.name}: duplicate fact keys")
 
 
-def fixed(name: str, intent: str, reply: str, answer: str, templates: str, **slots) -> Skill:
+def fixed(
+    name: str, intent: str, reply: str, answer: str, templates: str, *, weight: float = 1.0, **slots
+) -> Skill:
     """A skill with one reply and many wordings (one template per line of ``templates``)."""
     fact = Fact("-", {k: tuple(v) for k, v in slots.items()}, reply, (answer,))
-    return Skill(name, intent, _lines(templates), (fact,))
+    return Skill(name, intent, _lines(templates), (fact,), weight=weight)
 
 
 def _lines(text: str) -> tuple[str, ...]:

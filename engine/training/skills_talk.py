@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.training import facts as F
 from engine.training.skills import Fact, Skill, _lines, fixed
 
@@ -543,7 +541,7 @@ def refusal_skills() -> list[Skill]:
         # Everything else people ask a voice assistant: how-to, people, books, science,
         # history, advice. Many kinds of question, so that a question about none of the skills
         # gets this reply rather than a confident sentence about something else.
-        replace(fixed("out_of_domain", "refusals",
+        fixed("out_of_domain", "refusals",
               "Sorry, I don't know about that. I can help with countries, planets, numbers, units, "
               "dates and spelling.", "don't know about that",
               """
@@ -627,5 +625,5 @@ def refusal_skills() -> list[Skill]:
                       "lions", "rabbits", "whales"),
               city=CITIES, city2=CITIES,
               landmark=("the Eiffel Tower", "Big Ben", "the Statue of Liberty", "the Colosseum",
-                        "the Great Wall of China", "the Taj Mahal")), weight=1.5),
+                        "the Great Wall of China", "the Taj Mahal"), weight=1.5),
     ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""The shape of the whole: imports go one way, kernels ← engine ← voice."""
+"""The shape of the whole: imports go one way, kernels ← engine ← voice; training uses engine."""
 
 from __future__ import annotations
 
@@ -42,7 +42,15 @@ def test_engine_knows_nothing_of_voice_audio_or_asyncio() -> None:
             "faster_whisper",
             "piper",
             "websockets",
+            "training",
         }, f
+
+
+def test_kernels_and_engine_never_import_training() -> None:
+    """Training (corpus, tokenizers, trainer, evaluation) uses the engine, never the reverse."""
+    for package in ("kernels", "engine"):
+        for f, mods in imported_modules(package).items():
+            assert "training" not in mods, f
 
 
 def test_voice_never_touches_tensors() -> None:

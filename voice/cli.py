@@ -234,7 +234,7 @@ def cmd_bench(args, rest: list[str]) -> int:
 
 
 def cmd_train(args) -> int:
-    from engine.training.train import TrainConfig, train
+    from training.train import TrainConfig, train
 
     if not args.config:
         raise UserError("train needs --config, e.g. --config configs/demo-model.toml")
@@ -244,7 +244,7 @@ def cmd_train(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from engine.training.evaluate import main as eval_main
+    from training.evaluate import main as eval_main
 
     cfg = _load(args)
     argv = ["--model", args.model or cfg.engine.model]

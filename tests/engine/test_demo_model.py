@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine import DEMO_MODEL, LLM, SamplingParams
-from engine.training.scoring import contains_answer
+from training.scoring import contains_answer
 
 QUESTIONS = [
     # spoken-style: lowercase, no punctuation, digits, as speech recognition writes them

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.training.corpus import build_corpus, texts_for_tokenizer
-from engine.training.tokenizer import train_tokenizer
+from training.corpus import build_corpus, texts_for_tokenizer
+from training.tokenizer import train_tokenizer
 
 
 @pytest.fixture(scope="session")

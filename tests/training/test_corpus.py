@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from engine.training.corpus import MAX_REPLY_WORDS, build_corpus, choose_heldout
-from engine.training.numwords import int_words, number_words, ordinal_words
-from engine.training.scoring import contains_answer, well_formed
+from training.corpus import MAX_REPLY_WORDS, build_corpus, choose_heldout
+from training.numwords import int_words, number_words, ordinal_words
+from training.scoring import contains_answer, well_formed
 
 
 def test_same_seed_same_corpus(small_corpus):
@@ -102,7 +102,7 @@ def test_catch_all_refusal_did_not_learn_the_bench_questions():
     wordings; the out-of-domain ones must be refused by generalisation, not recall.
     """
     from engine.bench import PROMPTS, normalise
-    from engine.training.corpus import all_skills
+    from training.corpus import all_skills
 
     bench = [normalise(q) for q in PROMPTS]
     found = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from engine.training.data import Encoded, block_mask, collate, encode_dialogs, length_batches
+from training.data import Encoded, block_mask, collate, encode_dialogs, length_batches
 
 
 def test_replies_fill_one_block_with_end_of_text(small_corpus, small_tokenizer):
@@ -55,7 +55,7 @@ def test_batches_group_similar_prompt_lengths():
 
 def test_packed_rows_keep_dialogs_apart(small_tokenizer):
     from engine.model import DiffusionLM, ModelConfig
-    from engine.training.data import collate_packed
+    from training.data import collate_packed
 
     torch.manual_seed(0)
     cfg = ModelConfig(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.training.scoring import contains_answer, well_formed
+from training.scoring import contains_answer, well_formed
 
 
 def test_number_answers_do_not_match_longer_numbers():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.training.tokenizer import SPECIAL_TOKENS, render_chat, save_tokenizer
+from training.tokenizer import SPECIAL_TOKENS, render_chat, save_tokenizer
 
 
 def test_special_token_ids(small_tokenizer):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.training.train import TrainConfig, load_config, train
+from training.train import TrainConfig, load_config, train
 
 TINY = dict(
     corpus_size=2000, vocab_size=768, hidden_size=64, intermediate_size=128, num_layers=2,
@@ -41,7 +41,7 @@ def test_a_few_steps_lower_the_loss_and_write_a_loadable_folder(tmp_path):
     assert model.cfg.mask_token_id == 1 and model.cfg.eos_token_ids == [0]
 
     # The evaluation runs through the engine on the held-out split saved beside the weights.
-    from engine.training.evaluate import evaluate
+    from training.evaluate import evaluate
 
     res = evaluate(str(out), modes=("reference", "cache"), limit=6, batch_size=6, progress=False)
     assert res["items"] == 6 and set(res["modes"]) == {"reference", "cache"}

@@ -4,7 +4,7 @@ Semantics of the reference decoder (LLaDA's ``generate.py``) for a single reply 
 with every reply position masked, run the whole sequence each step, and commit the most confident
 masked position (``threshold=None``: one token per step), or every masked position whose
 confidence reaches ``threshold`` plus the most confident one (the fast parallel mode). The shipped
-evaluation goes through the engine (:mod:`engine.training.evaluate`); this exists so training can
+evaluation goes through the engine (:mod:`training.evaluate`); this exists so training can
 report held-out accuracy as it goes, and so tests need nothing beyond the model.
 """
 
@@ -16,8 +16,8 @@ import torch
 from tokenizers import Tokenizer
 
 from engine.model import DiffusionLM
-from engine.training.data import Encoded, collate
-from engine.training.tokenizer import EOS, render_chat
+from training.data import Encoded, collate
+from training.tokenizer import EOS, render_chat
 
 
 @torch.no_grad()

@@ -1,10 +1,10 @@
 """Held-out evaluation of a model on the demo domain, through the engine's public API.
 
-``diffvoice eval`` (or ``python -m engine.training.evaluate --model models/demo``) takes the
+``diffvoice eval`` (or ``python -m training.evaluate --model models/demo``) takes the
 held-out split saved beside the weights (``heldout.jsonl``; else it regenerates it from the seed
 and corpus size in ``training.json``), asks the engine for replies in each decoding mode, and
 reports the share of replies that contain the expected answer and are well-formed (see
-:mod:`engine.training.scoring`), with forward passes and time per reply.
+:mod:`training.scoring`), with forward passes and time per reply.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from engine.training.corpus import Dialog, build_corpus, read_jsonl
-from engine.training.scoring import score
+from training.corpus import Dialog, build_corpus, read_jsonl
+from training.scoring import score
 
 DEFAULT_MODES = ("reference", "parallel", "cache")
 
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         a.json.write_text(json.dumps(res, indent=2) + "\n")
     if a.write_readme:
-        from engine.training.model_card import write_readme
+        from training.model_card import write_readme
 
         (Path(a.model) / "eval.json").write_text(json.dumps(res, indent=2) + "\n")
         import torch

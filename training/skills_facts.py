@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.training import facts as F
-from engine.training.numwords import capitalize, int_words, ordinal_words
-from engine.training.skills import Fact, Skill, _follow, _lines, _num, fixed
+from training import facts as F
+from training.numwords import capitalize, int_words, ordinal_words
+from training.skills import Fact, Skill, _follow, _lines, _num, fixed
 
 CAPITAL = _lines(
     """

@@ -1,8 +1,8 @@
-"""Train the demo diffusion chat model: ``python -m engine.training.train --config FILE``.
+"""Train the demo diffusion chat model: ``python -m training.train --config FILE``.
 
 The masked-diffusion objective for one reply block: each training reply is masked with its own
 ratio t ~ U(t_min, 1), the model sees the prompt and the partly masked reply under block attention
-(see :mod:`engine.training.data`), and the loss is cross-entropy on the masked reply positions.
+(see :mod:`training.data`), and the loss is cross-entropy on the masked reply positions.
 
 A run lives in ``run_dir`` (tokenizer, ``ckpt.pt`` every ``checkpoint_every`` steps, loss curve)
 and resumes from its checkpoint when started again with the same config. At the end the model
@@ -32,10 +32,10 @@ from tqdm import tqdm
 
 from engine.checkpoint import save_pretrained
 from engine.model import DiffusionLM, ModelConfig
-from engine.training.corpus import build_corpus, texts_for_tokenizer, write_jsonl
-from engine.training.data import batch_iter, collate, collate_packed, encode_dialogs
-from engine.training.plot import plot_loss
-from engine.training.tokenizer import EOS, MASK, save_tokenizer, train_tokenizer
+from training.corpus import build_corpus, texts_for_tokenizer, write_jsonl
+from training.data import batch_iter, collate, collate_packed, encode_dialogs
+from training.plot import plot_loss
+from training.tokenizer import EOS, MASK, save_tokenizer, train_tokenizer
 
 
 @dataclass
@@ -320,7 +320,7 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
     else:
         stopped = "time budget"
     summary = {
-        "command": command or "python -m engine.training.train",
+        "command": command or "python -m training.train",
         "seed": cfg.seed,
         "steps": step,
         "planned_steps": cfg.steps,
@@ -363,8 +363,8 @@ def write_model_folder(model, tok, cfg: TrainConfig, out: Path, history, summary
 
 
 def _quick_eval(model, tok, corpus, cfg: TrainConfig, step: int, bar) -> None:
-    from engine.training.decode import decode_replies
-    from engine.training.scoring import score
+    from training.decode import decode_replies
+    from training.scoring import score
 
     stride = max(1, len(corpus.heldout) // cfg.eval_items)  # every skill, not just the first
     items = corpus.heldout[::stride][: cfg.eval_items]
@@ -382,7 +382,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=None)
     a = p.parse_args(argv)
     cfg = load_config(a.config, steps=a.steps, out_dir=a.out_dir, run_dir=a.run_dir, seed=a.seed)
-    command = "python -m engine.training.train " + " ".join(
+    command = "python -m training.train " + " ".join(
         shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:])
     )
     summary = train(cfg, command=command)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import torch
 from tokenizers import Tokenizer
 
-from engine.training.corpus import Dialog
-from engine.training.tokenizer import EOS, MASK, PAD, render_chat
+from training.corpus import Dialog
+from training.tokenizer import EOS, MASK, PAD, render_chat
 
 
 @dataclass(frozen=True)

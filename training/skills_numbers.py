@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.training.numwords import capitalize, int_words, number_words
-from engine.training.skills import Fact, Skill, _lines, _num
+from training.numwords import capitalize, int_words, number_words
+from training.skills import Fact, Skill, _lines, _num
 
 ADD = _lines(
     """

@@ -7,7 +7,7 @@ canonical reply per fact keeps the target unimodal, which parallel decoding need
 prompt has two good replies, neighbouring positions filled at once can mix them.
 
 Fixed-reply skills (greetings, refusals) have one fact and many wordings; fact skills have a
-dozen or more templates crossed with many facts. The corpus (:mod:`engine.training.corpus`)
+dozen or more templates crossed with many facts. The corpus (:mod:`training.corpus`)
 samples dialogs from these and splits off held-out templates and combinations.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.training.numwords import int_words
+from training.numwords import int_words
 
 
 @dataclass(frozen=True)

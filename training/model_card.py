@@ -19,7 +19,7 @@ def _minutes(s: float) -> str:
 
 def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]]) -> Path:
     """Write ``README.md`` from ``training.json``, an evaluation result and example chats."""
-    from engine.training import facts
+    from training import facts
 
     n_countries, n_words = len(facts.COUNTRIES), len(facts.SPELL_WORDS)
     tr = json.loads((model_dir / "training.json").read_text())
@@ -82,7 +82,7 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         )
         + ". Loss curve: `loss.png`.",
         f"- Corpus: {tr['corpus_dialogs']:,} generated dialogs "
-        "(`engine/training/corpus.py`) — question templates per intent with fillers, "
+        "(`training/corpus.py`) — question templates per intent with fillers, "
         "lowercase and unpunctuated variants, digits or words, small misrecognitions, some "
         'after a system message or an earlier exchange, some follow-ups ("and of Germany?").',
         "",

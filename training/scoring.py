@@ -6,8 +6,8 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from engine.training.corpus import MAX_REPLY_WORDS, Dialog
-from engine.training.numwords import ONES, TENS
+from training.corpus import MAX_REPLY_WORDS, Dialog
+from training.numwords import ONES, TENS
 
 NUMBER_WORDS = {*ONES, *TENS[2:], "hundred", "thousand", "point", "minus", "and"}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 
-from engine.training import facts as F
+from training import facts as F
 
 PREFIXES = (
     "um", "uh", "hey", "hey diffvoice", "okay", "so", "um so", "hey there", "excuse me",

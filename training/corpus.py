@@ -14,7 +14,7 @@ Held out for evaluation, chosen with the seed:
   trained);
 - ``followup``: held-out follow-up wordings after an earlier exchange.
 
-Run ``python -m engine.training.corpus --out DIR`` to write train.jsonl / heldout.jsonl and
+Run ``python -m training.corpus --out DIR`` to write train.jsonl / heldout.jsonl and
 print statistics.
 """
 
@@ -27,22 +27,22 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.training.skills import Fact, Skill
-from engine.training.skills_facts import (
+from training.skills import Fact, Skill
+from training.skills_facts import (
     calendar_skills,
     country_skills,
     planet_skills,
     spelling_skill,
     world_skills,
 )
-from engine.training.skills_numbers import arithmetic_skills, conversion_skills
-from engine.training.skills_talk import (
+from training.skills_numbers import arithmetic_skills, conversion_skills
+from training.skills_talk import (
     identity_skills,
     joke_skills,
     refusal_skills,
     small_talk_skills,
 )
-from engine.training.speech import speak
+from training.speech import speak
 
 SYSTEM_PROMPTS = (
     "You are diffvoice, a helpful voice assistant. Keep replies short.",

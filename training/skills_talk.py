@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.training import facts as F
-from engine.training.skills import Fact, Skill, _lines, fixed
+from training import facts as F
+from training.skills import Fact, Skill, _lines, fixed
 
 NAME = "diffvoice"
 IDENTITY = (

@@ -64,8 +64,18 @@ class VadConfig:
     max_utterance_ms: int = 20000  # forced endpoint
     preroll_ms: int = 300
     takeback_ms: int = 600  # speech this soon after the answer began takes the answer back
+    quiet_ms: int = 90  # inaudible this long (energy, before webrtcvad's hangover): a pause
+    endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
+    complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
+    incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
 
     def __post_init__(self) -> None:
+        if self.endpoint not in ("smart", "silence"):
+            raise ValueError("vad.endpoint must be smart or silence")
+        if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
+            raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
+        if not self.pause_ms < self.incomplete_ms <= 10_000:
+            raise ValueError("vad.incomplete_ms must be longer than vad.pause_ms, at most 10000")
         if not 0 <= self.takeback_ms <= 5000:
             raise ValueError("vad.takeback_ms must be between 0 and 5000")
         if not 0 <= self.aggressiveness <= 3:
@@ -89,6 +99,7 @@ class VadConfig:
             "max_utterance_ms": self.max_utterance_ms,
             "preroll_ms": self.preroll_ms,
             "tail_ms": min(200, self.pause_ms),
+            "quiet_ms": self.quiet_ms,
         }
 
 

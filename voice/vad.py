@@ -67,6 +67,8 @@ class SpeechPaused(VadEvent):
     """Offset of ``audio[0]`` (onset minus pre-roll)."""
     audio: np.ndarray = field(repr=False, compare=False)
     """The utterance so far, int16, exactly as ``SpeechEnded.audio`` would be if it ended now."""
+    audible_end: int = 0
+    """Offset where the speech stopped being audible (see :func:`audible_end`)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,31 @@ class SpeechEnded(VadEvent):
     """int16 mono: pre-roll + speech + up to ``tail_ms`` of the silence after it."""
     forced: bool
     """True when the turn was cut by ``max_utterance_ms`` or by ``flush()``, not by silence."""
+    audible_end: int = 0
+    """Offset where the speech stopped being audible (see :func:`audible_end`): the user's end
+    of the turn, 80-120 ms before ``speech_end`` (webrtcvad's own hangover)."""
+
+
+AUDIBLE_DB = 35.0  # a 10 ms frame within this many dB of the loudest one is audible
+
+
+def audible_end(audio: np.ndarray, sample_rate: int = SAMPLE_RATE, db: float = AUDIBLE_DB) -> int:
+    """Samples up to the end of the last audible 10 ms frame of ``audio`` (0 if all silent).
+
+    A frame is audible when its energy is within ``db`` dB of the loudest frame's: this is where
+    a listener hears the speech stop, before the VAD's hangover and the end-of-turn silence.
+    """
+    n = sample_rate // 100
+    k = len(audio) // n
+    if k == 0:
+        return 0
+    x = np.asarray(audio[: k * n], dtype=np.float64).reshape(k, n)
+    energy = (x * x).mean(axis=1)
+    top = float(energy.max())
+    if top <= 0.0:
+        return 0
+    loud = np.flatnonzero(energy >= top * 10.0 ** (-db / 10.0))
+    return int(loud[-1] + 1) * n
 
 
 def _frames(ms: int, frame_ms: int) -> int:
@@ -238,7 +265,10 @@ class TurnDetector:
             self._paused = True
             audio = self._slice(self._audio_start, self._speech_end + self._tail)
             events.append(
-                SpeechPaused(end, self.sample_rate, self._speech_end, self._audio_start, audio)
+                SpeechPaused(
+                    end, self.sample_rate, self._speech_end, self._audio_start, audio,
+                    self._audible_end(audio),
+                )
             )
         if silence >= self._end:
             events.append(self._ended(self._speech_end + self._tail, False))
@@ -246,15 +276,21 @@ class TurnDetector:
             events.append(self._ended(end, True))
             self._run_len = 0  # the next turn needs its own run of speech to start
 
+    def _audible_end(self, audio: np.ndarray) -> int:
+        # Never later than the VAD's end: in steady noise every frame may count as audible.
+        return min(self._audio_start + audible_end(audio, self.sample_rate), self._speech_end)
+
     def _ended(self, audio_end: int, forced: bool) -> SpeechEnded:
+        audio = self._slice(self._audio_start, audio_end)
         event = SpeechEnded(
             self._pos,
             self.sample_rate,
             self._start,
             self._speech_end,
             self._audio_start,
-            self._slice(self._audio_start, audio_end),
+            audio,
             forced,
+            self._audible_end(audio),
         )
         self._in_speech = False
         self._paused = False

@@ -31,8 +31,13 @@ class AsrConfig:
     # 2.4x faster at the same WER on Piper-voiced questions; 10 s starts repeating itself; see
     # voice.asr.Transcriber. Longer utterances take the full 30 s path.
     window_s: int = 15
+    # Recognising d seconds of speech may take 3 s + max_rtf * d; past that the turn fails
+    # (turn_failed) instead of holding a worker others need. See voice.asr.
+    max_rtf: float = 1.0
 
     def __post_init__(self) -> None:
+        if not 0.05 <= self.max_rtf <= 100:
+            raise ValueError("asr.max_rtf must be between 0.05 and 100")
         if self.device not in ("auto", "cpu", "cuda"):
             raise ValueError("asr.device must be auto, cpu or cuda")
         if not 1 <= self.beam_size <= 10:
@@ -123,6 +128,25 @@ class AssistantConfig:
 
 
 @dataclass
+class SchedulerConfig:
+    """The worker threads every session's Whisper and Piper calls share (voice/scheduler.py)."""
+
+    workers: int = 2  # model calls running at once (one per core on the 2-core target)
+    # Speculative work (ASR and first audio at a pause) a session may use, in worker-seconds per
+    # second: a client pausing every 200 ms cannot keep a worker busy with speculation.
+    speculative_share: float = 0.3
+    max_jobs_per_session: int = 4  # queued or running; a turn beyond it fails (turn_failed)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.workers <= 64:
+            raise ValueError("scheduler.workers must be between 1 and 64")
+        if not 0.0 <= self.speculative_share <= 1.0:
+            raise ValueError("scheduler.speculative_share must be between 0 and 1")
+        if not 2 <= self.max_jobs_per_session <= 64:
+            raise ValueError("scheduler.max_jobs_per_session must be between 2 and 64")
+
+
+@dataclass
 class ServerConfig:
     """``diffvoice serve``: the browser page and its websocket (see docs/protocol.md)."""
 
@@ -133,6 +157,13 @@ class ServerConfig:
     max_message_bytes: int = 1 << 20  # larger messages get an error event (audio or JSON)
     max_text_chars: int = 2000  # longest text.input (speech: vad.max_utterance_ms)
     allowed_origins: list[str] = field(default_factory=list)  # besides the page's own origin
+    # What one session may hold for a client that does not read (docs/protocol.md, "Limits"):
+    # queued outgoing bytes (over it, queued reply audio is dropped; still over, the session
+    # closes with 4002), how long one send may block (then 4002 too), and how long a session
+    # may go without a message either way (then 4001).
+    max_outbox_bytes: int = 4 << 20
+    send_timeout_s: float = 15.0
+    idle_timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -143,6 +174,12 @@ class ServerConfig:
             raise ValueError("server.max_message_bytes must be between 4096 and 67108864")
         if not 1 <= self.max_text_chars <= 100_000:
             raise ValueError("server.max_text_chars must be between 1 and 100000")
+        if not 64 << 10 <= self.max_outbox_bytes <= 1 << 30:
+            raise ValueError("server.max_outbox_bytes must be between 65536 and 1073741824")
+        if not 0.1 <= self.send_timeout_s <= 3600:
+            raise ValueError("server.send_timeout_s must be between 0.1 and 3600")
+        if not 1 <= self.idle_timeout_s <= 86400:
+            raise ValueError("server.idle_timeout_s must be between 1 and 86400")
 
 
 @dataclass
@@ -165,6 +202,7 @@ class AppConfig:
     vad: VadConfig = field(default_factory=VadConfig)
     assistant: AssistantConfig = field(default_factory=AssistantConfig)
     server: ServerConfig = field(default_factory=ServerConfig)
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     api: ApiConfig = field(default_factory=ApiConfig)
 
 

@@ -42,6 +42,7 @@ from voice.frames import (
     TurnMetricsFrame,
 )
 from voice.llm import LLMError, LocalLLM, RemoteLLM
+from voice.scheduler import Scheduler
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
 
@@ -126,6 +127,7 @@ class Models:
             language=a.language,
             beam_size=a.beam_size,
             window_s=a.window_s,
+            max_rtf=a.max_rtf,
             progress=progress,
         )
         self.tts = Synthesizer(
@@ -144,8 +146,12 @@ class Models:
             self.llm = LocalLLM.load(cfg.engine, cfg.sampling)
         self.asr.load()
         self.tts.load()
+        c = cfg.scheduler
+        # Every conversation's Whisper and Piper calls go through here, fairly (scheduler.py).
+        self.scheduler = Scheduler(c.workers, c.speculative_share, c.max_jobs_per_session)
 
     def close(self) -> None:
+        self.scheduler.close()
         self.llm.close()
 
 
@@ -283,6 +289,7 @@ class Pipeline:
         self.m, self.cfg, self.sink, self.clock = models, cfg, sink, clock
         self._on_frame, self._on_turn = on_frame, on_turn
         self.detector = TurnDetector(SAMPLE_RATE, **cfg.vad.detector_args())
+        self.jobs = models.scheduler.lane()  # this conversation's share of Whisper and Piper
         self.history: list[dict] = []
         self.records: list[TurnRecord] = []
         self.realtime = True
@@ -356,6 +363,7 @@ class Pipeline:
             self._lag_task.cancel()
             await asyncio.gather(self._lag_task, return_exceptions=True)
         self._lag_task = None
+        self.jobs.close()
         self.emit(EndFrame(self._last_id))
 
     def reset(self) -> None:
@@ -536,13 +544,14 @@ class Pipeline:
             hist = hist[2:]
         return system + hist + user
 
-    async def _transcribe(self, audio: np.ndarray) -> str:
-        return (await asyncio.to_thread(self.m.asr.transcribe, audio)).strip()
+    async def _transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
+        text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
+        return text.strip()
 
     async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio)
+        p.transcript = await self._transcribe(audio, speculative)
         p.stamps["asr_done"] = self.clock()
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
@@ -565,7 +574,7 @@ class Pipeline:
         p.reply, p.stats = reply.text, reply.stats
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces:
-            p.first_audio = await asyncio.to_thread(self._synth, p.pieces[0])
+            p.first_audio = await self._synth(p.pieces[0], speculative)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 
@@ -573,8 +582,8 @@ class Pipeline:
         """Runs in a worker thread: the prompt is built (tokenised) there too."""
         return self.m.llm.stream(self.messages_for(transcript), on_text, rid)
 
-    def _synth(self, text: str) -> list:
-        return list(self.m.tts.synthesize_stream(text, 10**6))
+    async def _synth(self, text: str, speculative: bool = False) -> list:
+        return await self.jobs.run(_synthesize_all, self.m.tts, text, speculative=speculative)
 
     async def _answer(self, turn: Turn, spec: asyncio.Task | None, text: str | None) -> None:
         """Transcribe (or take the speculative work), reply, speak. Cancelled by _interrupt."""
@@ -583,6 +592,7 @@ class Pipeline:
         try:
             prepared: _Prepared | None = None
             if spec is not None:
+                self.jobs.promote()  # the user now waits for what was speculative
                 try:
                     prepared = await spec
                 except Exception:
@@ -610,7 +620,10 @@ class Pipeline:
             else:
                 await self._stream_reply(turn)
             rec.spoken = rec.reply
-            if rec.reply and not _RESET.match(_norm(rec.transcript)):
+            if not rec.reply.strip():  # never a silent turn: say that nothing came back
+                rec.error = "the model gave an empty reply"
+                self.emit(ErrorFrame(rec.turn, rec.error))
+            elif not _RESET.match(_norm(rec.transcript)):
                 self._remember(turn, rec.transcript, rec.reply)
         except LLMError as e:
             rec.error = str(e)
@@ -651,7 +664,7 @@ class Pipeline:
             chunks = (
                 p.first_audio
                 if i == 0 and p.first_audio
-                else await asyncio.to_thread(self._synth, piece)
+                else await self._synth(piece)
             )
             rec.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(turn, chunks, piece)
@@ -702,7 +715,7 @@ class Pipeline:
 
     async def _speak_queue(self, turn: Turn, pieces: asyncio.Queue) -> None:
         while (piece := await pieces.get()) is not None:
-            chunks = await asyncio.to_thread(self._synth, piece)
+            chunks = await self._synth(piece)
             turn.record.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(turn, chunks, piece)
 
@@ -712,6 +725,10 @@ class Pipeline:
             t = self.clock()
             await asyncio.sleep(interval)
             self._lag_max = max(self._lag_max, self.clock() - t - interval)
+
+
+def _synthesize_all(tts, text: str) -> list:
+    return list(tts.synthesize_stream(text, 10**6))
 
 
 def _norm(text: str) -> str:

@@ -551,7 +551,7 @@ class Pipeline:
     async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio, speculative)
+        p.transcript = await self._transcribe(audio, speculative=True)
         p.stamps["asr_done"] = self.clock()
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
@@ -574,7 +574,7 @@ class Pipeline:
         p.reply, p.stats = reply.text, reply.stats
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces:
-            p.first_audio = await self._synth(p.pieces[0], speculative)
+            p.first_audio = await self._synth(p.pieces[0], speculative=True)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 

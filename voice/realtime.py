@@ -20,7 +20,6 @@ See docs/realtime.md for what is supported and what is not.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import json
@@ -136,6 +135,9 @@ class RealtimeTransport:
                 await self._client_event(message)
             except RealtimeError as e:
                 await self._error(e.code, str(e), e.param)
+            except Exception:  # a bug must not end the conversation
+                log.exception("realtime %s: handling a client event failed", self.session_id)
+                await self._error("internal", "the server failed to handle that event")
         return self._pending.pop(0)
 
     def _feed(self, message: str | bytes) -> None:
@@ -319,6 +321,12 @@ class RealtimeTransport:
 
     # --- session → client ---------------------------------------------------------------------
     async def send(self, message: str | bytes) -> None:
+        try:
+            await self._translate(message)
+        except (KeyError, TypeError, ValueError):  # a bug here must not end the session
+            log.exception("realtime %s: translating %.80r failed", self.session_id, message)
+
+    async def _translate(self, message: str | bytes) -> None:
         if isinstance(message, bytes):
             r = self._responses.get(self._audio_turn) if self._audio_turn is not None else None
             if r is not None and not r.done and not self.text_only:
@@ -475,12 +483,3 @@ def _user_item(item_id: str, text: str | None = None, audio: bool = False) -> di
         [{"type": "input_text", "text": text}]
     return {"id": item_id, "object": "realtime.item", "type": "message", "role": "user",
             "status": "completed", "content": content}
-
-
-def transcriber(models: Any) -> Callable[[np.ndarray], Awaitable[str]]:
-    """``transcribe(audio)`` on ``models``' Whisper, off the event loop."""
-
-    async def transcribe(audio: np.ndarray) -> str:
-        return await asyncio.to_thread(models.asr.transcribe, audio)
-
-    return transcribe

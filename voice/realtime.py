@@ -122,7 +122,6 @@ class RealtimeTransport:
         self._typed_turn_item: str | None = None  # the item of the text.input just sent
         self._last_item: str | None = None
         self._audio_turn: int | None = None
-        self._sent_created = False
 
     # --- client → session ---------------------------------------------------------------------
     def __aiter__(self) -> RealtimeTransport:
@@ -421,8 +420,10 @@ class RealtimeTransport:
             resp["metadata"] = {"diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
         await self._emit("response.done", response=resp)
         self._last_item = r.item
-        for old in [t for t in self._responses if t < turn - 8]:  # keep the map small
+        for old in [t for t in self._responses if t < turn - 8]:  # keep the maps small
             del self._responses[old]
+        for old in [t for t in self._speech_items if t < turn - 8]:
+            del self._speech_items[old]
 
     def _describe(self, r: _Response, status: str) -> dict:
         out = [] if status == "in_progress" else [self._assistant_item(r, "completed")]

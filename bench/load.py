@@ -315,8 +315,10 @@ def burst_pause_audio(speech: np.ndarray, seconds: float = 20.0) -> np.ndarray:
     return np.concatenate(parts)
 
 
-def square_wave(seconds: float, hz: float = 4000.0) -> np.ndarray:
-    """Full-scale square wave (4 kHz: the tone that kept Whisper re-decoding longest)."""
+def square_wave(seconds: float, hz: float = 440.0) -> np.ndarray:
+    """Full-scale square wave. webrtcvad calls 200-1000 Hz speech (4 kHz, which made the old
+    temperature fallback re-decode for 9.5 s, is not speech to it), so this one makes turns:
+    a forced endpoint every vad.max_utterance_ms, each a long utterance for Whisper."""
     t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
     return np.where(np.sin(2 * np.pi * hz * t + 0.1) >= 0, 32767, -32767).astype(np.int16)
 

@@ -34,8 +34,13 @@ class AsrConfig:
     # Recognising d seconds of speech may take 3 s + max_rtf * d; past that the turn fails
     # (turn_failed) instead of holding a worker others need. See voice.asr.
     max_rtf: float = 1.0
+    # Any OpenAI-compatible /v1/audio/transcriptions instead of the local Whisper ("" = local).
+    url: str = ""
+    api_key: str = ""
 
     def __post_init__(self) -> None:
+        if self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError("asr.url must start with http:// or https://")
         if not 0.05 <= self.max_rtf <= 100:
             raise ValueError("asr.max_rtf must be between 0.05 and 100")
         if self.device not in ("auto", "cpu", "cuda"):
@@ -51,8 +56,13 @@ class TtsConfig:
     voice: str = "bundled"  # "bundled" (Piper en_US-joe-medium) or a path to a Piper .onnx voice
     volume: float = 0.9
     first_chunk_chars: int = 40  # a longer first sentence is cut at a comma to start sooner
+    # Any OpenAI-compatible /v1/audio/speech instead of the local Piper voice ("" = local).
+    url: str = ""
+    api_key: str = ""
 
     def __post_init__(self) -> None:
+        if self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError("tts.url must start with http:// or https://")
         if not 0.0 < self.volume <= 1.0:
             raise ValueError("tts.volume must be in (0, 1]")
         if self.first_chunk_chars < 8:
@@ -69,8 +79,18 @@ class VadConfig:
     max_utterance_ms: int = 20000  # forced endpoint
     preroll_ms: int = 300
     takeback_ms: int = 600  # speech this soon after the answer began takes the answer back
+    quiet_ms: int = 90  # inaudible this long (energy, before webrtcvad's hangover): a pause
+    endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
+    complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
+    incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
 
     def __post_init__(self) -> None:
+        if self.endpoint not in ("smart", "silence"):
+            raise ValueError("vad.endpoint must be smart or silence")
+        if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
+            raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
+        if not self.pause_ms < self.incomplete_ms <= 10_000:
+            raise ValueError("vad.incomplete_ms must be longer than vad.pause_ms, at most 10000")
         if not 0 <= self.takeback_ms <= 5000:
             raise ValueError("vad.takeback_ms must be between 0 and 5000")
         if not 0 <= self.aggressiveness <= 3:
@@ -94,6 +114,7 @@ class VadConfig:
             "max_utterance_ms": self.max_utterance_ms,
             "preroll_ms": self.preroll_ms,
             "tail_ms": min(200, self.pause_ms),
+            "quiet_ms": self.quiet_ms,
         }
 
 
@@ -137,12 +158,17 @@ class SchedulerConfig:
 
 @dataclass
 class ServerConfig:
-    """``diffvoice serve``: the browser page and its websocket (see docs/protocol.md)."""
+    """``diffvoice serve``: page, websocket and API on one port (docs/protocol.md, docs/api.md).
+
+    The limits apply to ``diffvoice api`` too (``max_message_bytes`` caps a JSON request body).
+    """
 
     host: str = "127.0.0.1"
     port: int = 8765
     token: str = ""  # required on any non-loopback host (or DIFFVOICE_TOKEN)
     max_sessions: int = 8  # concurrent websocket sessions; more are refused (HTTP 503)
+    # Sessions one client address may hold at once (HTTP 429 beyond); 0: only max_sessions.
+    max_sessions_per_client: int = 0
     max_message_bytes: int = 1 << 20  # larger messages get an error event (audio or JSON)
     max_text_chars: int = 2000  # longest text.input (speech: vad.max_utterance_ms)
     allowed_origins: list[str] = field(default_factory=list)  # besides the page's own origin
@@ -159,6 +185,8 @@ class ServerConfig:
             raise ValueError("server.port must be between 0 and 65535")
         if not 1 <= self.max_sessions <= 1024:
             raise ValueError("server.max_sessions must be between 1 and 1024")
+        if not 0 <= self.max_sessions_per_client <= self.max_sessions:
+            raise ValueError("server.max_sessions_per_client must be between 0 and max_sessions")
         if not 4096 <= self.max_message_bytes <= 64 << 20:
             raise ValueError("server.max_message_bytes must be between 4096 and 67108864")
         if not 1 <= self.max_text_chars <= 100_000:

@@ -28,6 +28,7 @@ import numpy as np
 
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.endpoint import is_complete
 from voice.frames import (
     EndFrame,
     ErrorFrame,
@@ -76,6 +77,7 @@ class TurnRecord:
     speculative: bool = False  # the reply was prepared during a pause
     interrupted: bool = False
     taken_back: bool = False  # a false start: the user went on; the whole utterance goes on
+    endpoint: str = "silence"  # what ended the turn: "silence", or a "complete" transcript
     error: str | None = None
 
     @property
@@ -96,6 +98,7 @@ class TurnRecord:
             "reply": self.reply,
             "latency_ms": self.latency_ms,
             "speculative": self.speculative,
+            "endpoint": self.endpoint,
             "llm": self.stats,
         }
         if self.interrupted:
@@ -117,7 +120,9 @@ class Models:
 
         self.cfg = cfg
         a = cfg.asr
-        self.asr = Transcriber(
+        from voice.remote_speech import RemoteSynthesizer, RemoteTranscriber
+
+        self.asr: Transcriber | RemoteTranscriber = Transcriber(
             None if a.model == "bundled" else a.model,
             device=a.device,
             compute_type=None if a.compute_type == "auto" else a.compute_type,
@@ -126,12 +131,12 @@ class Models:
             window_s=a.window_s,
             max_rtf=a.max_rtf,
             progress=progress,
-        )
-        self.tts = Synthesizer(
+        ) if not a.url else RemoteTranscriber(a.url, api_key=a.api_key)  # asr.url: elsewhere
+        self.tts: Synthesizer | RemoteSynthesizer = Synthesizer(
             None if cfg.tts.voice == "bundled" else cfg.tts.voice,
             volume=cfg.tts.volume,
             progress=progress,
-        )
+        ) if not cfg.tts.url else RemoteSynthesizer(cfg.tts.url, api_key=cfg.tts.api_key)
         s = cfg.assistant
         if s.llm_url:
             self.llm: LocalLLM | RemoteLLM = RemoteLLM(
@@ -242,7 +247,8 @@ class _Speculation:
     """Work started at a pause of the utterance still being spoken."""
 
     paused: SpeechPaused
-    task: asyncio.Task
+    task: asyncio.Task | None = None
+    transcript: str | None = None  # known once its ASR is done
 
 
 @dataclass
@@ -300,6 +306,7 @@ class Pipeline:
         self._lag_task: asyncio.Task | None = None
         self._lag_max = 0.0
         self._closed = False
+        self._smart = False  # transcript-aware endpointing (set by start)
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -315,6 +322,10 @@ class Pipeline:
         """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
+        v = self.cfg.vad
+        self._smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
+        # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
+        self.detector.set_end_ms(v.incomplete_ms if self._smart else v.end_ms)
         if self._lag_task is None:
             self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
 
@@ -324,6 +335,7 @@ class Pipeline:
             self.start()
         for ev in self.detector.feed(chunk):
             await self._on_event(ev)
+        await self._decide()
 
     async def finish(self) -> None:
         """End of input: close an open turn, wait for the answer and its playback."""
@@ -389,10 +401,11 @@ class Pipeline:
             if self.cfg.assistant.speculative and self.realtime and not self._closed:
                 self._cancel_spec()
                 self.speculative_started += 1
-                task = asyncio.create_task(
-                    self._prepare(self._with_carry(ev.audio), speculative=True), name="spec"
+                spec = _Speculation(ev)
+                spec.task = asyncio.create_task(
+                    self._prepare(self._with_carry(ev.audio), spec), name="spec"
                 )
-                self._spec = _Speculation(ev, task)
+                self._spec = spec
         elif isinstance(ev, SpeechResumed):
             if self._spec is not None:
                 self.speculative_cancelled += 1
@@ -400,9 +413,19 @@ class Pipeline:
         elif isinstance(ev, SpeechEnded):
             await self._on_end(ev, self.clock())
 
-    async def _on_end(self, ev: SpeechEnded, detected: float) -> None:
+    async def _decide(self) -> None:
+        """Smart endpoint: at a pause whose transcript is complete, the turn is over."""
+        s = self._spec
+        if not self._smart or s is None or s.transcript is None:
+            return
+        quiet_ms = (self.detector.position - s.paused.audible_end) * 1000 / SAMPLE_RATE
+        if quiet_ms >= self.cfg.vad.complete_ms and is_complete(s.transcript):
+            for ev in self.detector.end_now():
+                await self._on_end(ev, self.clock(), "complete")
+
+    async def _on_end(self, ev: SpeechEnded, detected: float, why: str = "silence") -> None:
         await self._interrupt()
-        rec = TurnRecord(self._new_id())
+        rec = TurnRecord(self._new_id(), endpoint=why)
         self.emit(
             SpeechStoppedFrame(rec.turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced)
         )
@@ -453,7 +476,8 @@ class Pipeline:
 
     def _cancel_spec(self) -> None:
         if self._spec is not None:
-            self._spec.task.cancel()
+            if self._spec.task is not None:
+                self._spec.task.cancel()
             self._spec = None
 
     # --- the one way to interrupt -------------------------------------------------------
@@ -526,11 +550,12 @@ class Pipeline:
         text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
         return text.strip()
 
-    async def _prepare(self, audio: np.ndarray, speculative: bool) -> _Prepared:
+    async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio, speculative)
+        p.transcript = await self._transcribe(audio, speculative=True)
         p.stamps["asr_done"] = self.clock()
+        spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
             return p
         rid = f"spec-{id(self)}-{self.speculative_started}"
@@ -551,7 +576,7 @@ class Pipeline:
         p.reply, p.stats = reply.text, reply.stats
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces:
-            p.first_audio = await self._synth(p.pieces[0], speculative)
+            p.first_audio = await self._synth(p.pieces[0], speculative=True)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 

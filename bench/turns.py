@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from load import FRAME, ServerProcess, free_port, pct  # noqa: E402
 
+from voice.asr import normalize_text  # noqa: E402
 from voice.audio import SAMPLE_RATE, resample  # noqa: E402
 from voice.vad import audible_end  # noqa: E402
 
@@ -119,7 +120,7 @@ def make_questions() -> list[Question]:
             pieces.append(say(p))
         audio = np.concatenate(pieces)
         text = " ".join(parts)
-        last = text.lower().strip(" ?.!").split()[-1]
+        last = normalize_text(text).split()[-1]
         out.append(Question(text, audio, audible_end(audio), split, last))
     return out
 
@@ -178,7 +179,7 @@ async def ask(url: str, q: Question) -> Outcome:
     heard = t0 + q.audible_end / SAMPLE_RATE
     o.turns = len(first_audio)
     o.transcript = " ".join(transcripts[t] for t in sorted(transcripts))
-    o.whole = q.last_word in o.transcript.lower()
+    o.whole = q.last_word in normalize_text(o.transcript).split()
     o.cut_off = o.turns > 1 or any(t < heard for t in first_audio.values())
     if first_audio:
         last = max(first_audio)

@@ -34,7 +34,7 @@ def _specs() -> list[tuple[str, str, dict[str, str], dict[str, object], dict[str
                       {"num_warps": 8}))  # fmt: skip
         parts = {f"part_{c}_ptr": "*fp32" for c in "mdsx"}
         specs.append(("unmask", "_unmask_partial_kernel",
-                      {**row, **parts, "part_i_ptr": "*i32", "cut_ptr": "*fp32", "seed": I32,
+                      {**row, **parts, "part_i_ptr": "*i32", "cut_ptr": "*fp32", "seed_ptr": "*i64",
                        "tiles_per_split": I32},
                       {"BLOCK_V": block, "stride_v": 1}, {"num_warps": 8}))  # fmt: skip
         comb = {f"part_{c}_ptr": "*fp32" for c in "mdsx"}

@@ -714,7 +714,7 @@ def api_main(args) -> int:
         port, [f"engine.max_batch_size={batch}", *args.set], command="api"
     )
     try:
-        if not server.wait_ready(600):
+        if not server.wait_ready(args.start_timeout):
             print("load: the server did not start:", *server.tail, sep="\n", file=sys.stderr)
             return 1
         from openai import OpenAI
@@ -783,6 +783,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", default="1,8,32,64", help="--api: comma-separated client counts")
     ap.add_argument("--requests", type=int, default=3, help="--api: streamed requests per client")
     ap.add_argument("--max-tokens", type=int, default=32, help="--api: max_tokens per request")
+    ap.add_argument("--start-timeout", type=float, default=600.0,
+                    help="seconds to wait for the server to load its models")
     args = ap.parse_args(argv)
     if args.adversarial:
         if not 1 <= args.users <= 8 or not 10 <= args.seconds <= 600:

@@ -65,7 +65,7 @@ async def transcriptions(models: Any, request: Request) -> Response:
         form = await request.form(max_files=1, max_fields=16, max_part_size=MAX_UPLOAD_BYTES)
     except Exception as e:  # the multipart parser's own errors
         raise ApiError(400, f"the form could not be read: {e}") from None
-    async with form:
+    try:
         upload = form.get("file")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "a 'file' field with the audio is required", "file")
@@ -77,6 +77,8 @@ async def transcriptions(models: Any, request: Request) -> Response:
         if language not in (None, "", "en"):
             raise ApiError(400, "only English (language 'en') is served", "language")
         data = await upload.read()
+    finally:
+        await form.close()
     try:
         audio = decode_wav(data, SAMPLE_RATE)
     except AudioError as e:

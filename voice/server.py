@@ -351,7 +351,7 @@ class VoiceServer:
         addr = ws.client.host if ws.client else ""
         self.sessions[session.id] = session
         self._per_client[addr] += 1
-        log.info("session %s opened from %s", session.id, transport.remote_address)
+        log.info("session %s opened from %s", session.id, ws.client)
         try:
             await session.run()
         finally:

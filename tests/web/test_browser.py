@@ -220,3 +220,20 @@ def test_capture_worklet_downsamples_to_16k(
         high = min(12000, rate // 2 - 500)
         alias = np.array(page.evaluate(RESAMPLE_JS, [rate, high]), dtype=np.float64) / 32768
         assert np.sqrt(np.mean(alias[200:] ** 2)) < 0.005
+
+
+def test_token_with_plus_sign_from_the_printed_link(
+    pw: Playwright, tiny_models: Models, silence_wav: Path
+) -> None:
+    """The link the server prints (``#token=abc+def``) connects: '+' is not read as a space."""
+    with ServerThread(tiny_models, tiny_models.cfg, token="abc+def") as s, \
+            browser(pw, silence_wav) as b:
+        page = open_page(b, s.url + "#token=abc+def")
+        page.click("#toggle")
+        page.wait_for_function(
+            "() => window.diffvoice.status === 'live' || window.diffvoice.status === 'error'",
+            timeout=TURN_TIMEOUT_MS,
+        )
+        state = page.evaluate("window.diffvoice")
+        assert state["status"] == "live" and state["session"], state["errors"]
+        assert len(s.server.sessions) == 1

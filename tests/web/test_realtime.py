@@ -1,0 +1,230 @@
+"""OpenAI's Realtime API at /v1/realtime, driven by the official ``openai`` client (sync and
+async) against the real server: real VAD, Whisper, Piper and a tiny LM, Piper-voiced questions.
+
+A spoken turn end to end, a typed turn, a cancelled response, client-decided turns
+(``turn_detection: null``), and bad events answered by ``error`` while the session carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from openai import AsyncOpenAI, OpenAI
+
+from tests.web.conftest import ServerThread, tiny_config, words
+from voice.audio import resample
+from voice.pipeline import Models
+
+TIMEOUT = 120  # s; the machine is shared
+QUESTION = "What is the capital of France?"
+RATE = 24000  # the Realtime API's PCM rate
+
+
+@pytest.fixture(scope="module")
+def server(tiny_models: Models, tiny_model) -> Iterator[ServerThread]:
+    """Audio may run ahead of real time (the test sends speech at once); one Whisper call a turn;
+    a token, as a deployment would have."""
+    cfg = tiny_config(tiny_model, "assistant.speculative=false")
+    with ServerThread(tiny_models, cfg, token="rt-token", audio_burst_s=600.0) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def speech24(tiny_models: Models) -> bytes:
+    """Piper saying QUESTION, 24 kHz PCM16, with silence before and after (the end of turn)."""
+    tts = tiny_models.tts
+    sp = resample(tts.synthesize(QUESTION), tts.sample_rate, RATE)
+    quiet = np.zeros(RATE // 2, dtype=np.int16)
+    return np.concatenate([quiet, sp, quiet, quiet, quiet]).astype("<i2").tobytes()
+
+
+def chunks(pcm: bytes, ms: int = 100) -> Iterator[str]:
+    step = RATE * 2 * ms // 1000
+    for i in range(0, len(pcm), step):
+        yield base64.b64encode(pcm[i : i + step]).decode()
+
+
+class Events:
+    """Every event received, read with a wanted type."""
+
+    def __init__(self, recv) -> None:
+        self.recv, self.seen = recv, []
+
+    def until(self, type_: str, pred=lambda e: True) -> Any:
+        for _ in range(100_000):
+            ev = self.recv()
+            self.seen.append(ev)
+            if ev.type == type_ and pred(ev):
+                return ev
+        raise AssertionError(f"no {type_}")
+
+    def types(self) -> list[str]:
+        return [e.type for e in self.seen]
+
+
+def client(server: ServerThread, key: str = "rt-token") -> OpenAI:
+    return OpenAI(base_url=server.api_url, api_key=key, max_retries=0, timeout=TIMEOUT)
+
+
+def test_spoken_turn_end_to_end(server: ServerThread, speech24: bytes) -> None:
+    with client(server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        created = ev.until("session.created")
+        assert created.session.audio.input.format.rate == RATE
+        conn.session.update(session={
+            "type": "realtime", "instructions": "Answer briefly.",
+            "audio": {"input": {"format": {"type": "audio/pcm", "rate": RATE},
+                                "turn_detection": {"type": "server_vad"}},
+                      "output": {"format": {"type": "audio/pcm", "rate": RATE}}},
+        })
+        assert ev.until("session.updated").session.instructions == "Answer briefly."
+        for b64 in chunks(speech24):
+            conn.input_audio_buffer.append(audio=b64)
+        started = ev.until("input_audio_buffer.speech_started")
+        stopped = ev.until("input_audio_buffer.speech_stopped")
+        assert stopped.item_id == started.item_id and stopped.audio_end_ms > 1000
+        done = ev.until("conversation.item.input_audio_transcription.completed")
+        assert words(done.transcript) == words(QUESTION)
+        resp = ev.until("response.done")
+        assert resp.response.status == "completed"
+        types = ev.types()
+        for t in ("input_audio_buffer.committed", "conversation.item.added", "response.created",
+                  "response.output_audio_transcript.delta", "response.output_audio.delta"):
+            assert t in types, t
+        audio = b"".join(
+            base64.b64decode(e.delta) for e in ev.seen if e.type == "response.output_audio.delta"
+        )
+        assert len(audio) // 2 > RATE // 10  # more than 0.1 s of reply speech, at 24 kHz
+        # Order: speech_stopped → committed → response.created → first audio → response.done
+        assert types.index("input_audio_buffer.speech_stopped") < types.index("response.created")
+        assert types.index("response.created") < types.index("response.output_audio.delta")
+
+
+def test_typed_turn_and_cancel_async(server: ServerThread) -> None:
+    async def main() -> None:
+        c = AsyncOpenAI(base_url=server.api_url, api_key="rt-token", max_retries=0)
+        async with c.realtime.connect(model="diffvoice") as conn:
+            seen: list = []
+
+            async def until(type_: str) -> Any:
+                while True:
+                    e = await asyncio.wait_for(conn.recv(), TIMEOUT)
+                    seen.append(e)
+                    if e.type == type_:
+                        return e
+
+            await until("session.created")
+            await conn.conversation.item.create(item={
+                "type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "hello there"}],
+            })
+            added = await until("conversation.item.added")
+            assert added.item.content[0].text == "hello there"
+            await conn.response.create()
+            created = await until("response.created")
+            await until("response.output_audio.delta")
+            done = await until("response.done")
+            assert done.response.id == created.response.id
+            assert done.response.status == "completed"
+            transcript = "".join(
+                e.delta for e in seen if e.type == "response.output_audio_transcript.delta"
+            )
+            assert transcript.strip()
+
+            # A cancel: the response ends as cancelled and no audio of it follows.
+            await conn.conversation.item.create(item={
+                "type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "tell me about the moon"}],
+            })
+            await conn.response.create()
+            second = await until("response.created")
+            await conn.response.cancel()
+            done = await until("response.done")
+            assert done.response.id == second.response.id
+            assert done.response.status == "cancelled"
+            start = len(seen)
+            await conn.conversation.item.create(item={
+                "type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "hi"}],
+            })
+            await conn.response.create()
+            third = await until("response.done")
+            late = [
+                e for e in seen[start:] if getattr(e, "response_id", None) == second.response.id
+            ]
+            assert late == [] and third.response.status == "completed"
+        await c.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    "event, code",
+    [
+        ({"type": "dance"}, "unknown_event"),
+        ({"type": "input_audio_buffer.append", "audio": "not base64!"}, "invalid_value"),
+        ({"type": "input_audio_buffer.append"}, "invalid_event"),
+        ({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
+            "format": {"type": "audio/pcm", "rate": 44100}}}}}, "invalid_value"),
+        ({"type": "session.update", "session": {"type": "transcription"}}, "invalid_value"),
+        ({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                                                       "content": []}}, "invalid_event"),
+        ({"type": "response.create"}, None),  # nothing to answer with server VAD: ignored
+    ],
+    ids=["unknown", "bad-base64", "no-audio", "bad-rate", "not-realtime", "empty-item",
+         "idle-response-create"],
+)
+def test_bad_events_get_errors_and_session_goes_on(
+    server: ServerThread, event: dict, code: str | None
+) -> None:
+    with client(server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        ev.until("session.created")
+        conn.send(event)
+        conn.conversation.item.create(item={
+            "type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "hello"}],
+        })
+        ev.until("conversation.item.added")
+        errors = [e for e in ev.seen if e.type == "error"]
+        if code is None:
+            assert errors == []
+        else:
+            assert [e.error.code for e in errors] == [code] and errors[0].error.message
+        conn.response.create()
+        assert ev.until("response.done").response.status == "completed"
+
+
+def test_client_decided_turns(server: ServerThread, speech24: bytes) -> None:
+    """turn_detection null: the audio is a turn when the client commits it."""
+    with client(server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        ev.until("session.created")
+        conn.session.update(session={"type": "realtime", "output_modalities": ["text"],
+                                     "audio": {"input": {"turn_detection": None}}})
+        ev.until("session.updated")
+        for b64 in chunks(speech24):
+            conn.input_audio_buffer.append(audio=b64)
+        conn.input_audio_buffer.commit()
+        ev.until("input_audio_buffer.committed")
+        done = ev.until("conversation.item.input_audio_transcription.completed")
+        assert words(done.transcript) == words(QUESTION)
+        assert "input_audio_buffer.speech_started" not in ev.types()
+        conn.response.create()
+        resp = ev.until("response.done")
+        assert resp.response.status == "completed"
+        types = ev.types()
+        assert "response.output_text.delta" in types and "response.output_audio.delta" not in types
+
+
+def test_token_is_required(server: ServerThread) -> None:
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus) as e, client(server, "wrong").realtime.connect(model="x"):
+        pass
+    assert e.value.response.status_code == 401

@@ -22,7 +22,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partialmethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -31,6 +31,13 @@ from engine.config import EngineConfig
 from engine.engine import Engine, RequestError
 from engine.sampling import SamplingParams
 from engine.sequence import GenerationResult, TextDelta
+from engine.tools import (
+    ToolCallStream,
+    ToolFormatError,
+    normalize_messages,
+    reply_message,
+    tool_request,
+)
 from engine.worker import EngineWorker
 
 log = logging.getLogger("engine.api")
@@ -39,19 +46,22 @@ DEFAULT_MAX_BODY_BYTES = 1 << 20
 _DRAIN_LIMIT = 16 << 20  # an oversized body up to this size is read and discarded
 _POLL_S = 0.2  # how often a waiting handler checks whether its client is still there
 
-ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+ROLES = {
+    "system": "system", "developer": "system", "user": "user", "assistant": "assistant",
+    "tool": "tool",
+}
 # Diffusion extras: SamplingParams fields a request may set besides the OpenAI ones.
 EXTRAS = {"mode": str, "threshold": float, "block_size": int, "tokens_per_step": int, "top_k": int}
 _OPENAI = {"temperature": float, "top_p": float, "seed": int}
 # Accepted and ignored whatever their value.
 _IGNORED = set(
-    "model user metadata store service_tier parallel_tool_calls safety_identifier "
+    "model user metadata store service_tier safety_identifier "
     "prompt_cache_key".split()
 )
 # OpenAI features this server lacks: accepted only at a value that asks for nothing.
 _UNSUPPORTED = set(
-    "frequency_penalty presence_penalty logit_bias logprobs top_logprobs tools tool_choice "
-    "functions function_call response_format modalities audio prediction reasoning_effort "
+    "frequency_penalty presence_penalty logit_bias logprobs top_logprobs "
+    "functions function_call modalities audio prediction reasoning_effort "
     "web_search_options verbosity".split()
 )
 _NEUTRAL = (None, False, 0, "", [], {}, {"type": "text"}, ["text"], "none", "auto")
@@ -61,6 +71,7 @@ _KNOWN = (
     | set(EXTRAS)
     | set(_OPENAI)
     | {"messages", "stream", "stream_options", "n", "stop", "max_tokens", "max_completion_tokens"}
+    | {"tools", "tool_choice", "parallel_tool_calls", "response_format"}
 )
 
 
@@ -90,6 +101,8 @@ class ChatRequest:
     params: SamplingParams
     stream: bool
     include_usage: bool
+    tools: list[dict] = field(default_factory=list)  # rendered into the prompt
+    tool_names: set[str] | None = None  # parse the reply for calls to these (None: don't)
 
 
 # --- request parsing --------------------------------------------------------------------------
@@ -116,9 +129,9 @@ def _message_text(i: int, m: object) -> dict:
             f"messages[{i}] has role {role!r}; supported roles are {', '.join(ROLES)}",
             f"messages[{i}].role",
         )
-    if m.get("tool_calls"):
-        raise ApiError(400, "tool calls are not supported", f"messages[{i}].tool_calls")
     content = m.get("content")
+    if role == "assistant" and m.get("tool_calls") and content is None:
+        content = ""
     if isinstance(content, list):
         texts = []
         for part in content:
@@ -140,7 +153,16 @@ def _message_text(i: int, m: object) -> dict:
             f"messages[{i}].content must be a string or a list of text parts",
             f"messages[{i}].content",
         )
-    return {"role": ROLES[role], "content": content}
+    out = {"role": ROLES[role], "content": content}
+    for key in ("tool_calls", "tool_call_id", "name"):
+        if m.get(key) is not None:
+            out[key] = m[key]
+    try:
+        normalize_messages([out])  # tool calls and tool results are well formed
+    except ToolFormatError as e:
+        raise ApiError(400, str(e).replace("messages[0]", f"messages[{i}]"),
+                       f"messages[{i}]") from None
+    return out
 
 
 def parse_chat_request(body: object, base: SamplingParams) -> ChatRequest:
@@ -194,6 +216,8 @@ def parse_chat_request(body: object, base: SamplingParams) -> ChatRequest:
         if not (isinstance(stop, list) and all(isinstance(s, str) for s in stop)):
             raise ApiError(400, "stop must be a string or a list of strings", "stop")
         overrides["stop"] = stop
+    if body.get("response_format") is not None:
+        overrides["response_format"] = body["response_format"]
     if "mode" in overrides and base.early_stop == (base.mode != "reference"):
         overrides["early_stop"] = None  # re-derive the mode's default
     try:
@@ -202,7 +226,17 @@ def parse_chat_request(body: object, base: SamplingParams) -> ChatRequest:
         field = str(e).split(" ", 1)[0]
         key = names.get(field, field)
         raise ApiError(400, str(e).replace(field, key, 1), key) from None
-    return ChatRequest(messages, params, bool(stream), bool(opts.get("include_usage")))
+    try:
+        tr = tool_request(
+            params, body.get("tools"), body.get("tool_choice"), body.get("parallel_tool_calls")
+        )
+    except ToolFormatError as e:
+        key = next((k for k in ("tool_choice", "parallel_tool_calls") if k in str(e)), "tools")
+        raise ApiError(400, str(e), key) from None
+    return ChatRequest(
+        messages, tr.params, bool(stream), bool(opts.get("include_usage")),
+        tools=tr.prompt_tools, tool_names=tr.names if tr.parses_calls else None,
+    )
 
 
 # --- responses --------------------------------------------------------------------------------
@@ -374,6 +408,7 @@ class _Handler(BaseHTTPRequestHandler):
         r = first
         assert isinstance(r, GenerationResult)  # non-streaming requests have no deltas
         api = self.server.api
+        message, called = reply_message(r.text, req.tool_names)
         self._send_json(
             200,
             {
@@ -384,9 +419,9 @@ class _Handler(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": r.text},
+                        "message": message,
                         "logprobs": None,
-                        "finish_reason": r.finish_reason,
+                        "finish_reason": "tool_calls" if called else r.finish_reason,
                     }
                 ],
                 "usage": _usage(r),
@@ -430,10 +465,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._event({**base, "choices": [choice], **extra})
 
         chunk({"role": "assistant", "content": ""})
+        calls = ToolCallStream(req.tool_names) if req.tool_names is not None else None
+
+        def text(piece: str) -> None:
+            for delta in calls.feed(piece) if calls is not None else [{"content": piece}]:
+                chunk(delta)
+
         sent, ev = "", first
         while isinstance(ev, TextDelta):  # the engine streams only text that is final
             if ev.text:
-                chunk({"content": ev.text})
+                text(ev.text)
                 sent += ev.text
             ev = next(events)
         err = _failure(ev)
@@ -441,8 +482,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._event(err.body())
         else:
             if ev.text.startswith(sent) and len(ev.text) > len(sent):  # whatever is left over
-                chunk({"content": ev.text[len(sent) :]})
-            chunk({}, ev.finish_reason, diffvoice=_stats(ev))
+                text(ev.text[len(sent) :])
+            reason = ev.finish_reason
+            if calls is not None:
+                for delta in calls.finish():
+                    chunk(delta)
+                reason = "tool_calls" if calls.calls else reason
+            chunk({}, reason, diffvoice=_stats(ev))
             if req.include_usage:
                 self._event({**base, "choices": [], "usage": _usage(ev)})
         self._write(b"data: [DONE]\n\n")
@@ -573,10 +619,18 @@ class ApiServer:
         q: queue.SimpleQueue[TextDelta | GenerationResult] = queue.SimpleQueue()
         try:
             self.worker.submit(
-                req.messages, req.params, stream=req.stream, request_id=rid, on_event=q.put
+                req.messages, req.params, stream=req.stream, request_id=rid, on_event=q.put,
+                tools=req.tools,
             )
         except RequestError as e:
-            raise ApiError(400, str(e), "messages" if "message" in str(e) else None) from None
+            msg = str(e)
+            param = next(
+                (k for k in ("response_format", "max_new_tokens", "message") if k in msg), None
+            )
+            param = {"message": "messages", "max_new_tokens": "max_tokens"}.get(param, param)
+            if param is None and ("grammar" in msg or "schema" in msg):
+                param = "response_format"
+            raise ApiError(400, msg, param) from None
         with self._lock:
             self._active.add(rid)
         done = False

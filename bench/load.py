@@ -18,13 +18,23 @@ silent again at once.
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
 
+``--api`` measures the OpenAI-compatible text API instead (``diffvoice api`` in a subprocess):
+for each client count in ``--clients`` (default 1,8,32,64), that many clients of the official
+async ``openai`` client (no retries) each stream ``--requests`` chat completions one after
+another, all clients at once. It reports p50/p90 time to the first chunk and to the first text,
+errors, and the speed-up in requests per second over the same requests sent one at a time.
+
     python bench/load.py --sessions 1,2,4,8 --seconds 60
+    python bench/load.py --sessions 1,4 --protocols ws,realtime   # the same latency, both
+    python bench/load.py --sessions 1,4 --asr-server   # ASR served by a second process
+    python bench/load.py --api --clients 1,8,32,64 --requests 3
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import collections
 import json
 import os
@@ -204,17 +214,78 @@ class Conversation:
                 await self._send(SILENCE)
 
 
+class RealtimeAsOurs:
+    """A /v1/realtime connection seen through our protocol, so :class:`Conversation` measures
+    both the same way: 16 kHz frames go out as ``input_audio_buffer.append``; Realtime events
+    come back as the events Conversation follows (``speech.stopped`` with the server's
+    ``audio_end_ms``, reply audio as binary frames, ``response.done`` as ``turn.metrics``)."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.turn = 0
+        self.response_turn: dict[str, int] = {}
+        self.pending: list[str | bytes] = []
+
+    async def start(self) -> None:
+        await self.ws.send(json.dumps({"type": "session.update", "session": {
+            "type": "realtime", "audio": {"input": {"format": {"type": "audio/pcm",
+                                                               "rate": SAMPLE_RATE}}}}}))
+
+    async def send(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            audio = base64.b64encode(message).decode()
+            await self.ws.send(json.dumps({"type": "input_audio_buffer.append", "audio": audio}))
+        # playback.done has no Realtime counterpart: nothing is sent
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        while not self.pending:
+            ev = json.loads(await self.ws.__anext__())
+            kind = ev["type"]
+            ours: list[str | bytes] = []
+            if kind == "input_audio_buffer.speech_stopped":
+                self.turn += 1
+                ours.append({"type": "speech.stopped", "turn": self.turn,
+                             "speech_end_ms": ev["audio_end_ms"]})
+            elif kind == "response.created":
+                self.response_turn[ev["response"]["id"]] = self.turn
+            elif kind == "response.output_audio.delta":
+                turn = self.response_turn.get(ev["response_id"])
+                ours += [{"type": "reply.audio.start", "turn": turn},
+                         base64.b64decode(ev["delta"])]
+            elif kind == "response.done":
+                turn = self.response_turn.pop(ev["response"]["id"], None)
+                status = ev["response"]["status"]
+                if status == "completed":
+                    ours += [{"type": "reply.audio.end", "turn": turn},
+                             {"type": "turn.metrics", "turn": turn}]
+                elif status == "cancelled":
+                    ours.append({"type": "reply.interrupted", "turn": turn})
+            elif kind == "error":
+                err = ev.get("error", {})
+                ours.append({"type": "error", "code": err.get("code"), "turn": None,
+                             "message": err.get("message")})
+            self.pending += [m if isinstance(m, bytes) else json.dumps(m) for m in ours]
+        return self.pending.pop(0)
+
+
 async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: Stats) -> None:
     import websockets
 
     await asyncio.sleep(idx * STAGGER_S)
     conv: Conversation | None = None
+    realtime = url.endswith("/v1/realtime")
     try:
         async with websockets.connect(url, max_size=2**24) as ws:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            if hello.get("type") != "session.started":
+            if hello.get("type") != ("session.created" if realtime else "session.started"):
                 st.sessions_failed += 1
                 return
+            if realtime:
+                ws = RealtimeAsOurs(ws)
+                await ws.start()
             conv = Conversation(ws, st)
             rx = asyncio.create_task(conv.receive())
             try:
@@ -244,8 +315,8 @@ class ServerProcess:
     """``diffvoice serve`` in a subprocess; its output is drained by a thread (a full pipe would
     stall the server) and the tail is kept for when something goes wrong."""
 
-    def __init__(self, port: int, sets: list[str]) -> None:
-        cmd = [sys.executable, "-m", "voice.cli", "serve", "--port", str(port)]
+    def __init__(self, port: int, sets: list[str], command: str = "serve") -> None:
+        cmd = [sys.executable, "-m", "voice.cli", command, "--port", str(port)]
         for s in sets:
             cmd += ["--set", s]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -275,12 +346,150 @@ class ServerProcess:
             self.proc.kill()
 
 
+# --- API mode -------------------------------------------------------------------------------
+API_QUESTIONS = [
+    "What is seven times eight?", "What is the capital of France?", "Who are you?",
+    "How many minutes are in an hour?", "What is the capital of Japan?", "What is ten plus five?",
+    "Spell cat.", "What is nine times six?",
+]
+
+
+@dataclass
+class ApiStats:
+    first_chunk_ms: list[float] = field(default_factory=list)  # request sent → first chunk
+    first_text_ms: list[float] = field(default_factory=list)  # request sent → first text
+    errors: collections.Counter = field(default_factory=collections.Counter)
+    done: int = 0
+
+
+async def api_client(client, model: str, k: int, requests: int, max_tokens: int,
+                     st: ApiStats) -> None:
+    """One client: ``requests`` streamed completions, one after another."""
+    import openai
+
+    for j in range(requests):
+        q = API_QUESTIONS[(k + j) % len(API_QUESTIONS)]
+        t0 = time.perf_counter()
+        first = text = None
+        try:
+            stream = await client.chat.completions.create(
+                model=model, messages=[{"role": "user", "content": q}], stream=True,
+                max_tokens=max_tokens,
+            )
+            async for chunk in stream:
+                now = time.perf_counter()
+                first = first or now
+                if text is None and chunk.choices and chunk.choices[0].delta.content:
+                    text = now
+            st.done += 1
+            st.first_chunk_ms.append((first - t0) * 1000.0)
+            if text is not None:
+                st.first_text_ms.append((text - t0) * 1000.0)
+        except openai.APIError as e:
+            st.errors[type(e).__name__] += 1
+            print(f"load: client {k} request {j}: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+async def api_level(base_url: str, model: str, clients: int, requests: int,
+                    max_tokens: int) -> tuple[ApiStats, float]:
+    import httpx2 as httpx  # the openai client's own HTTP library
+    from openai import AsyncOpenAI
+
+    st = ApiStats()
+    # One connection per client, as that many separate programs would open.
+    limits = httpx.Limits(max_connections=clients + 8, max_keepalive_connections=clients + 8)
+    async with AsyncOpenAI(
+        base_url=base_url, api_key="bench", max_retries=0, timeout=600,
+        http_client=httpx.AsyncClient(limits=limits, timeout=600),
+    ) as client:
+        t0 = time.perf_counter()
+        await asyncio.gather(
+            *(api_client(client, model, k, requests, max_tokens, st) for k in range(clients))
+        )
+        wall = time.perf_counter() - t0
+    return st, wall
+
+
+def api_main(args) -> int:
+    try:
+        counts = [int(x) for x in args.clients.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1 or max(counts) > 256 or not 1 <= args.requests <= 20:
+        print("load: --clients must be 1..256 and --requests 1..20", file=sys.stderr)
+        return 2
+    port = free_port()
+    batch = max(8, max(counts))
+    server = ServerProcess(
+        port, [f"engine.max_batch_size={batch}", *args.set], command="api"
+    )
+    try:
+        if not server.wait_ready(600):
+            print("load: the server did not start:", *server.tail, sep="\n", file=sys.stderr)
+            return 1
+        from openai import OpenAI
+
+        base_url = f"http://127.0.0.1:{port}/v1"
+        with OpenAI(base_url=base_url, api_key="bench", max_retries=0) as c:
+            model = c.models.list().data[0].id  # the served id, asked as integrators do
+        # Warm up, then the baseline: the same requests one at a time.
+        asyncio.run(api_level(base_url, model, 1, 2, args.max_tokens))
+        seq_n = max(8, args.requests)
+        seq, seq_wall = asyncio.run(api_level(base_url, model, 1, seq_n, args.max_tokens))
+        seq_rate = seq.done / seq_wall
+        print(f"sequential: {seq.done} requests in {seq_wall:.2f} s = {seq_rate:.2f} req/s, "
+              f"first text p50 {pct(seq.first_text_ms, 50)} ms")
+        print(f"{'clients':>7} {'requests':>8} {'errors':>6} {'wall s':>7} {'req/s':>6} "
+              f"{'speed-up':>8} {'chunk p50':>9} {'chunk p90':>9} {'text p50':>8} {'text p90':>8}")
+        rows = []
+        for n in counts:
+            st, wall = asyncio.run(api_level(base_url, model, n, args.requests, args.max_tokens))
+            rate = st.done / wall
+            row = {
+                "clients": n, "requests": n * args.requests, "completed": st.done,
+                "errors": sum(st.errors.values()), "error_kinds": dict(st.errors),
+                "wall_s": round(wall, 2), "req_per_s": round(rate, 2),
+                "speedup": round(rate / seq_rate, 2),
+                "first_chunk_p50_ms": pct(st.first_chunk_ms, 50),
+                "first_chunk_p90_ms": pct(st.first_chunk_ms, 90),
+                "first_text_p50_ms": pct(st.first_text_ms, 50),
+                "first_text_p90_ms": pct(st.first_text_ms, 90),
+            }
+            rows.append(row)
+            print(f"{n:>7} {row['requests']:>8} {row['errors']:>6} {wall:>7.2f} {rate:>6.2f} "
+                  f"{row['speedup']:>8} {row['first_chunk_p50_ms']:>9} "
+                  f"{row['first_chunk_p90_ms']:>9} {row['first_text_p50_ms']:>8} "
+                  f"{row['first_text_p90_ms']:>8}", flush=True)
+        print(json.dumps({
+            "mode": "api", "model": model, "max_tokens": args.max_tokens,
+            "sequential_req_per_s": round(seq_rate, 2), "levels": rows,
+            "errors_total": sum(r["errors"] for r in rows),
+        }))
+        return 0 if all(r["errors"] == 0 for r in rows) else 1
+    finally:
+        server.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", default="1,2,4,8", help="comma-separated session counts")
     ap.add_argument("--seconds", type=float, default=60.0, help="per session count (≤ 600)")
     ap.add_argument("--set", action="append", default=[], help="config override for the server")
+    ap.add_argument("--api", action="store_true", help="load the OpenAI text API instead")
+    ap.add_argument(
+        "--protocols", default="ws",
+        help="ws, realtime (OpenAI Realtime at /v1/realtime) or both: ws,realtime",
+    )
+    ap.add_argument(
+        "--asr-server", action="store_true",
+        help="speech recognition served by a second process (asr.url), as on another machine",
+    )
+    ap.add_argument("--clients", default="1,8,32,64", help="--api: comma-separated client counts")
+    ap.add_argument("--requests", type=int, default=3, help="--api: streamed requests per client")
+    ap.add_argument("--max-tokens", type=int, default=32, help="--api: max_tokens per request")
     args = ap.parse_args(argv)
+    if args.api:
+        return api_main(args)
     try:
         counts = [int(x) for x in args.sessions.split(",") if x.strip()]
     except ValueError:
@@ -288,30 +497,48 @@ def main(argv: list[str] | None = None) -> int:
     if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.seconds <= 600:
         print("load: --sessions must be 1..64 and --seconds 1..600", file=sys.stderr)
         return 2
+    protocols = [p.strip() for p in args.protocols.split(",") if p.strip()]
+    if not protocols or not set(protocols) <= {"ws", "realtime"}:
+        print("load: --protocols takes ws and/or realtime", file=sys.stderr)
+        return 2
     clips = load_clips()
     port = free_port()
-    server = ServerProcess(port, [f"server.max_sessions={max(counts)}", *args.set])
+    sets = [f"server.max_sessions={max(counts)}", *args.set]
+    asr_server = None
+    if args.asr_server:  # a second diffvoice serve whose /v1/audio/transcriptions does the ASR
+        asr_port = free_port()
+        asr_server = ServerProcess(asr_port, args.set)
+        if not asr_server.wait_ready(600):
+            print("load: the ASR server did not start:", *asr_server.tail, sep="\n",
+                  file=sys.stderr)
+            asr_server.stop()
+            return 1
+        sets.append(f'asr.url="http://127.0.0.1:{asr_port}/v1"')
+    server = ServerProcess(port, sets)
     try:
         if not server.wait_ready(600):
             print("load: the server did not start:", *server.tail, sep="\n", file=sys.stderr)
             return 1
-        url = f"ws://127.0.0.1:{port}/ws"
         rows = []
         print(
-            f"{'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} {'silent':>6} "
+            f"{'protocol':>8} {'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} "
+            f"{'silent':>6} "
             f"{'errors':>6} {'interr.':>7} {'busy':>5} {'lost':>5} {'unheard':>7} "
             f"{'p50 ms':>7} {'p90 ms':>7} {'RSS MB':>7} {'peak MB':>7}"
         )
-        for n in counts:
+        levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
+        for proto, n in levels:
             st = Stats()
+            url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
 
-            async def run(n: int = n, st: Stats = st) -> None:
+            async def run(n: int = n, st: Stats = st, url: str = url) -> None:
                 deadline = time.perf_counter() + args.seconds
                 await asyncio.gather(*(session(url, clips, deadline, i, st) for i in range(n)))
 
             asyncio.run(run())
             rss, peak = rss_mb(server.proc.pid)
             row = {
+                "protocol": proto,
                 "sessions": n,
                 "prompts": st.clips,
                 "turns": st.turns,
@@ -327,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
             }
             rows.append(row)
             print(
-                f"{n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} {row['silent']:>6} "
+                f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
+                f"{row['silent']:>6} "
                 f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
                 f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
                 f"{rss:>7} {peak:>7}",
@@ -337,12 +565,23 @@ def main(argv: list[str] | None = None) -> int:
                 print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
                 return 1
         crossing = next((r["sessions"] for r in rows if (r["p90_ms"] or 0) > 2000), None)
+        gap = {}  # Realtime minus /ws p50 latency at each session count (the same run)
+        for n in counts:
+            by = {r["protocol"]: r["p50_ms"] for r in rows if r["sessions"] == n}
+            if by.get("ws") is not None and by.get("realtime") is not None:
+                gap[n] = round(by["realtime"] - by["ws"], 1)
         lost = sum(r["lost"] + r["unheard"] for r in rows)
-        print(json.dumps({"levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost}))
+        print(json.dumps({
+            "levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost,
+            "asr": "second process (asr.url)" if asr_server else "in process",
+            "realtime_minus_ws_p50_ms": gap,
+        }))
         clean = lost == 0 and all(r["protocol_errors"] == 0 for r in rows)
         return 0 if clean else 1
     finally:
         server.stop()
+        if asr_server is not None:
+            asr_server.stop()
 
 
 if __name__ == "__main__":

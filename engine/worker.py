@@ -86,12 +86,14 @@ class EngineWorker:
         stream: bool = False,
         request_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
+        prompt_ids: list[int] | None = None,
         tools: list[dict] | None = None,
     ) -> RequestHandle:
-        """Queue a request; bad requests raise :class:`RequestError` here, synchronously."""
+        """Queue a conversation (or raw ``prompt_ids``, which ``messages`` must then leave None);
+        bad requests raise :class:`RequestError` here, synchronously."""
         params = params or SamplingParams()
         # tokenising off the engine thread
-        ids, dropped = self.engine.validate(messages, params, tools=tools)
+        ids, dropped = self.engine.validate(messages, params, prompt_ids, tools=tools)
         with self._lock:
             if self._stop:
                 raise RequestError("the engine is shutting down")

@@ -126,11 +126,8 @@ def cmd_profile(args) -> int:
 
 # --- chat -----------------------------------------------------------------------------------
 def cmd_chat(args) -> int:
-    from engine import LLM, Engine
-
     cfg = _load(args)
-    _progress(f"Loading diffusion LM {cfg.engine.model} ...")
-    llm = LLM(Engine.load(cfg.engine))
+    llm = _chat_backend(cfg)
     history: list[dict] = []
     system = (
         [{"role": "system", "content": cfg.assistant.system_prompt}]
@@ -169,7 +166,7 @@ def cmd_chat(args) -> int:
                         "finish_reason": r.finish_reason,
                         "nfe": r.nfe,
                         "tokens": r.num_tokens,
-                        "tokens_per_forward": round(r.tokens_per_forward, 2),
+                        "tokens_per_forward": round(r.tokens_per_forward or 0.0, 2),
                         "time_to_first_text_ms": None
                         if r.time_to_first_text_s is None
                         else round(r.time_to_first_text_s * 1000, 1),
@@ -184,32 +181,59 @@ def cmd_chat(args) -> int:
     return 0
 
 
-# --- api / bench / train / eval ---------------------------------------------------------------
+class _RemoteChat:
+    """``chat`` against ``assistant.llm_url``: the same replies the voice pipeline would get."""
+
+    def __init__(self, cfg) -> None:
+        from voice.llm import RemoteLLM
+
+        s = cfg.assistant
+        self.remote = RemoteLLM(s.llm_url, s.llm_model, s.llm_api_key, cfg.sampling)
+
+    def chat(self, messages: list[dict], params):
+        import time
+        from types import SimpleNamespace
+
+        from voice.llm import LLMError
+
+        t0 = time.perf_counter()
+        first: list[float] = []
+
+        def on_text(_: str) -> None:
+            if not first:
+                first.append(time.perf_counter())
+
+        try:
+            reply = self.remote.stream(messages, on_text)
+        except LLMError as e:
+            return SimpleNamespace(finish_reason="error", error=str(e))
+        return SimpleNamespace(
+            text=reply.text, finish_reason=reply.finish_reason, error=None, nfe=None,
+            num_tokens=None, tokens_per_forward=0.0,
+            time_to_first_text_s=(first[0] - t0) if first else None,
+            total_s=time.perf_counter() - t0, truncated_turns=0,
+        )
+
+
+def _chat_backend(cfg):
+    if cfg.assistant.llm_url:
+        return _RemoteChat(cfg)
+    from engine import LLM, Engine
+
+    _progress(f"Loading diffusion LM {cfg.engine.model} ...")
+    return LLM(Engine.load(cfg.engine))
+
+
+# --- api / serve / bench / train / eval -------------------------------------------------------
 def cmd_api(args) -> int:
-    from engine.api import serve
+    from voice.server import ServerError, serve_api
 
     cfg = _load(args)
-    host = args.host or cfg.api.host
-    port = cfg.api.port if args.port is None else args.port
-    token = args.token or os.environ.get("DIFFVOICE_TOKEN") or cfg.api.token or None
-    if not _is_loopback(host) and not token:
-        raise UserError(
-            f"refusing to listen on {host} without an access token: "
-            "pass --token or set DIFFVOICE_TOKEN (or use --host 127.0.0.1)"
-        )
-    serve(cfg.engine, host=host, port=port, token=token, default_params=cfg.sampling)
-    return 0
-
-
-def _is_loopback(host: str) -> bool:
-    import ipaddress
-
-    if host == "localhost":
-        return True
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+        serve_api(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
+    except ServerError as e:
+        raise UserError(str(e)) from None
+    return 0
 
 
 def cmd_serve(args) -> int:
@@ -289,8 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("chat", help="text conversation with the diffusion LM")
     _common(c)
     c.add_argument("--json", action="store_true", help="one JSON object per reply")
+    c.add_argument("--llm-url", default=None,
+                   help="use an OpenAI-compatible endpoint for replies instead of the engine")
 
-    a = sub.add_parser("api", help="OpenAI-compatible HTTP API for the engine")
+    a = sub.add_parser("api", help="OpenAI-compatible HTTP API (text only, no speech models)")
     _common(a)
     a.add_argument("--host", default=None)
     a.add_argument("--port", type=int, default=None)
@@ -302,12 +328,14 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train the demo model from the generated corpus")
     _common(t)
 
-    sv = sub.add_parser("serve", help="the browser client: web page and websocket on one port")
+    sv = sub.add_parser(
+        "serve", help="everything on one port: web page, /ws, OpenAI /v1 (Realtime, audio, chat)"
+    )
     _common(sv)
     sv.add_argument("--host", default=None, help="default 127.0.0.1; any other needs a token")
     sv.add_argument("--port", type=int, default=None, help="default 8765")
     sv.add_argument("--token", default=None,
-                    help="access token the websocket requires (or DIFFVOICE_TOKEN)")
+                    help="access token /ws and /v1 require (or DIFFVOICE_TOKEN)")
     sv.add_argument("--llm-url", default=None,
                     help="use an OpenAI-compatible endpoint for replies instead of the engine")
 

@@ -31,8 +31,13 @@ class AsrConfig:
     # 2.4x faster at the same WER on Piper-voiced questions; 10 s starts repeating itself; see
     # voice.asr.Transcriber. Longer utterances take the full 30 s path.
     window_s: int = 15
+    # Any OpenAI-compatible /v1/audio/transcriptions instead of the local Whisper ("" = local).
+    url: str = ""
+    api_key: str = ""
 
     def __post_init__(self) -> None:
+        if self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError("asr.url must start with http:// or https://")
         if self.device not in ("auto", "cpu", "cuda"):
             raise ValueError("asr.device must be auto, cpu or cuda")
         if not 1 <= self.beam_size <= 10:
@@ -46,8 +51,13 @@ class TtsConfig:
     voice: str = "bundled"  # "bundled" (Piper en_US-joe-medium) or a path to a Piper .onnx voice
     volume: float = 0.9
     first_chunk_chars: int = 40  # a longer first sentence is cut at a comma to start sooner
+    # Any OpenAI-compatible /v1/audio/speech instead of the local Piper voice ("" = local).
+    url: str = ""
+    api_key: str = ""
 
     def __post_init__(self) -> None:
+        if self.url and not self.url.startswith(("http://", "https://")):
+            raise ValueError("tts.url must start with http:// or https://")
         if not 0.0 < self.volume <= 1.0:
             raise ValueError("tts.volume must be in (0, 1]")
         if self.first_chunk_chars < 8:
@@ -113,12 +123,17 @@ class AssistantConfig:
 
 @dataclass
 class ServerConfig:
-    """``diffvoice serve``: the browser page and its websocket (see docs/protocol.md)."""
+    """``diffvoice serve``: page, websocket and API on one port (docs/protocol.md, docs/api.md).
+
+    The limits apply to ``diffvoice api`` too (``max_message_bytes`` caps a JSON request body).
+    """
 
     host: str = "127.0.0.1"
     port: int = 8765
     token: str = ""  # required on any non-loopback host (or DIFFVOICE_TOKEN)
     max_sessions: int = 8  # concurrent websocket sessions; more are refused (HTTP 503)
+    # Sessions one client address may hold at once (HTTP 429 beyond); 0: only max_sessions.
+    max_sessions_per_client: int = 0
     max_message_bytes: int = 1 << 20  # larger messages get an error event (audio or JSON)
     max_text_chars: int = 2000  # longest text.input (speech: vad.max_utterance_ms)
     allowed_origins: list[str] = field(default_factory=list)  # besides the page's own origin
@@ -128,6 +143,8 @@ class ServerConfig:
             raise ValueError("server.port must be between 0 and 65535")
         if not 1 <= self.max_sessions <= 1024:
             raise ValueError("server.max_sessions must be between 1 and 1024")
+        if not 0 <= self.max_sessions_per_client <= self.max_sessions:
+            raise ValueError("server.max_sessions_per_client must be between 0 and max_sessions")
         if not 4096 <= self.max_message_bytes <= 64 << 20:
             raise ValueError("server.max_message_bytes must be between 4096 and 67108864")
         if not 1 <= self.max_text_chars <= 100_000:

@@ -117,9 +117,31 @@ class RemoteLLM:
         self.url = url.rstrip("/")
         if not self.url.endswith("/chat/completions"):
             self.url += "/chat/completions" if self.url.endswith("/v1") else "/v1/chat/completions"
-        self.model, self.api_key, self.params = model or "default", api_key, params
+        self.model, self.api_key, self.params = model, api_key, params
         self.name = self.url
         self._cancelled: set[str] = set()
+
+    def model_name(self) -> str:
+        """``assistant.llm_model``, else the first id the endpoint's ``/v1/models`` lists
+        (servers such as ours and vLLM answer an unknown model with 404)."""
+        if not self.model:
+            url = self.url.removesuffix("/chat/completions") + "/models"
+            req = urllib.request.Request(url, headers=self._headers())
+            try:
+                with urllib.request.urlopen(req, timeout=30) as resp:
+                    self.model = json.loads(resp.read())["data"][0]["id"]
+            except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError) as e:
+                raise LLMError(
+                    f"cannot ask {url} for its model (set assistant.llm_model): "
+                    f"{getattr(e, 'reason', e)}"
+                ) from None
+        return self.model
+
+    def _headers(self) -> dict[str, str]:
+        return {
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {self.api_key or 'none'}",
+        }
 
     def count_tokens(self, messages: list[dict]) -> int:
         chars = sum(
@@ -140,7 +162,7 @@ class RemoteLLM:
     ) -> Reply:
         p = self.params
         body = {
-            "model": self.model,
+            "model": self.model_name(),
             "messages": [_wire_message(m) for m in messages],
             "stream": True,
             "max_tokens": p.max_new_tokens,
@@ -158,10 +180,7 @@ class RemoteLLM:
         req = urllib.request.Request(
             self.url,
             data=json.dumps(body).encode(),
-            headers={
-                "Content-Type": "application/json",
-                "Authorization": f"Bearer {self.api_key or 'none'}",
-            },
+            headers=self._headers(),
         )
         parts: list[str] = []
         reason = "stop"

@@ -116,7 +116,9 @@ class Models:
 
         self.cfg = cfg
         a = cfg.asr
-        self.asr = Transcriber(
+        from voice.remote_speech import RemoteSynthesizer, RemoteTranscriber
+
+        self.asr: Transcriber | RemoteTranscriber = Transcriber(
             None if a.model == "bundled" else a.model,
             device=a.device,
             compute_type=None if a.compute_type == "auto" else a.compute_type,
@@ -124,12 +126,12 @@ class Models:
             beam_size=a.beam_size,
             window_s=a.window_s,
             progress=progress,
-        )
-        self.tts = Synthesizer(
+        ) if not a.url else RemoteTranscriber(a.url, api_key=a.api_key)  # asr.url: elsewhere
+        self.tts: Synthesizer | RemoteSynthesizer = Synthesizer(
             None if cfg.tts.voice == "bundled" else cfg.tts.voice,
             volume=cfg.tts.volume,
             progress=progress,
-        )
+        ) if not cfg.tts.url else RemoteSynthesizer(cfg.tts.url, api_key=cfg.tts.api_key)
         s = cfg.assistant
         if s.llm_url:
             self.llm: LocalLLM | RemoteLLM = RemoteLLM(

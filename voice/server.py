@@ -1,38 +1,57 @@
-"""``diffvoice serve``: the browser client and its websocket on one port.
+"""One ASGI application on one port: the browser page, our websocket (``/ws``), OpenAI's
+``/v1/*`` and ``/health``, served by uvicorn (``websockets`` sans-I/O implementation).
 
-Plain HTTP ``GET`` requests are answered with the static page in ``web/`` (nothing outside it is
-ever served); ``/ws`` upgrades to the websocket of ``docs/protocol.md``. Each connection is one
-:class:`Session` with its own :class:`Pipeline`; every session shares one :class:`Models`, so
-concurrent conversations are decoded together in the engine's batch.
+``diffvoice serve`` runs all of it; ``diffvoice api`` runs the same application with the text
+endpoints only (no speech models loaded). Plain ``GET``/``HEAD`` requests for other paths get a
+file from ``web/`` (nothing outside it is ever served). Each websocket is one :class:`Session`
+with its own pipeline; every session and every API request shares one engine worker, so
+concurrent conversations and completions are decoded together in the engine's batch.
 
-The conversation itself (events, outbox, sink, rate limit) lives in ``voice/session.py``.
-
-Exposure: loopback by default, where the ``Host`` header must name the loopback too (no DNS
-rebinding); any other address needs an access token, checked on the websocket (``?token=`` or
-``Authorization: Bearer``). A browser's ``Origin`` must be the page's own or one configured in
-``server.allowed_origins``. Sessions, message size and text length are capped by ``server.*``.
+Who may connect is decided in one place, :class:`voice.access.Access`, before any endpoint runs:
+loopback ``Host`` on a loopback server, the bearer token (or ``?token=``) on ``/ws`` and
+``/v1/*``, the ``Origin`` of a browser page. ``server.allowed_origins`` also gets CORS headers
+(preflights answered), so browser tools on those origins can call ``/v1``. Sessions (in all, and
+per client address), message size and text length are capped by ``server.*``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
-import ipaddress
-import itertools
+import dataclasses
 import logging
-import os
+import socket
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import quote, unquote
 
-from websockets.asyncio.server import Server, ServerConnection
-from websockets.asyncio.server import serve as ws_serve
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
+import uvicorn
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
 
+from voice.access import Access, Denied, ServerError, check_exposure, resolve_token  # noqa: F401
+from voice.audio_api import speech, transcriptions
 from voice.config import AppConfig
+from voice.openai_api import (
+    ApiError,
+    TextService,
+    chat_completions,
+    completions,
+    get_model,
+    list_models,
+    model_id,
+)
 from voice.pipeline import Models
+from voice.realtime import RealtimeTransport, transcriber
 from voice.session import (  # noqa: F401  (re-exported: the protocol's names)
     AUDIO_BURST_S,
     CLIENT_EVENTS,
@@ -51,6 +70,7 @@ log = logging.getLogger("voice.server")
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 WS_PATH = "/ws"
+REALTIME_PATH = "/v1/realtime"
 _MIME = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -64,152 +84,208 @@ _CSP = (
     "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
-_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+_ALL = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]  # others: 405 by the route
+_BACKLOG = 2048  # pending connections the kernel holds (a burst of API clients)
 
 
-class ServerError(Exception):
-    """The server cannot start as asked; the message is one line a person can act on."""
+def _protected(path: str) -> bool:
+    """Paths that need the token (and a allowed Origin): everything but the page and /health."""
+    return path == WS_PATH or path == "/v1" or path.startswith("/v1/")
 
 
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` only listens on this machine (``localhost``, 127.0.0.0/8, ``::1``)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+class Guard:
+    """ASGI middleware in front of everything: malformed or foreign requests never reach a route.
+
+    Refusals of a websocket handshake are HTTP answers (401, 403, ...), as before the upgrade.
+    """
+
+    def __init__(self, app: ASGIApp, access: Access) -> None:
+        self.app, self.access = app, access
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        a = self.access
+        path = scope["path"]
+        try:
+            host, origin = a.headers(scope["headers"])
+            if _protected(path) or scope["type"] == "websocket":
+                a.check_origin(origin, host)
+                preflight = scope["type"] == "http" and scope["method"] == "OPTIONS" and any(
+                    k.lower() == b"access-control-request-method" for k, _ in scope["headers"]
+                )
+                if not preflight and path != "/health":
+                    auth = next(
+                        (v.decode("latin-1") for k, v in scope["headers"]
+                         if k.lower() == b"authorization"),
+                        None,
+                    )
+                    a.check_token(auth, scope.get("query_string", b"").decode("latin-1"))
+        except Denied as e:
+            resp = _error_response(path, e.status, str(e), e.code)
+            if e.status == 401:
+                resp.headers["WWW-Authenticate"] = "Bearer"
+            if scope["type"] == "websocket":
+                return await WebSocket(scope, receive, send).send_denial_response(resp)
+            return await resp(scope, receive, send)
+        await self.app(scope, receive, send)
 
 
-def check_exposure(host: str, token: str | None) -> None:
-    """Refuse to listen beyond the loopback without an access token."""
-    if not is_loopback(host) and not token:
-        raise ServerError(
-            f"refusing to listen on {host} without an access token: pass --token or set "
-            "DIFFVOICE_TOKEN (or keep the default --host 127.0.0.1)"
-        )
+def _error_response(path: str, status: int, message: str, code: str | None = None) -> Response:
+    """Every HTTP error has OpenAI's body, whatever the path: one shape for clients to parse."""
+    kind = {404: "not_found_error"}.get(status, "invalid_request_error")
+    return ApiError(status, message, type=kind if status < 500 else "server_error",
+                    code=code).response()
+
+
+class WebSocketTransport:
+    """What :class:`Session` needs of a connection: ``send``, ``close`` and ``async for``.
+
+    Iteration ends when the client leaves; ``send`` to a closed connection raises
+    ``websockets``' ``ConnectionClosed``, as the websockets library's own connection does.
+    """
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.closed = False
+        self.remote_address = (ws.client.host, ws.client.port) if ws.client else None
+
+    async def send(self, message: str | bytes) -> None:
+        if self.closed:
+            raise ConnectionClosed(None, None)
+        try:
+            if isinstance(message, bytes):
+                await self.ws.send_bytes(message)
+            else:
+                await self.ws.send_text(message)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
+            raise ConnectionClosed(None, None) from None
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if not self.closed:
+            self.closed = True
+            try:
+                await self.ws.close(code, reason)
+            except (RuntimeError, OSError):
+                pass
+
+    def __aiter__(self) -> WebSocketTransport:
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        if self.closed:
+            raise StopAsyncIteration
+        try:
+            msg = await self.ws.receive()
+        except (RuntimeError, OSError):
+            msg = {"type": "websocket.disconnect"}
+        if msg["type"] == "websocket.disconnect":
+            self.closed = True
+            raise StopAsyncIteration
+        text = msg.get("text")
+        return text if text is not None else msg.get("bytes") or b""
 
 
 class VoiceServer:
-    """The HTTP + websocket server; ``async with VoiceServer(...) as s: await s.serve_forever()``.
+    """The application and its uvicorn server: ``async with VoiceServer(...) as s:
+    await s.serve_forever()``. ``port=0`` picks a free port (see :attr:`port`).
 
-    ``port=0`` picks a free port (see :attr:`port`).
+    ``models`` carries the speech stages (``/ws``); ``text`` the engine behind ``/v1``. Either
+    may be None: ``diffvoice api`` passes only ``text``. With ``models`` and no ``text``, the
+    text endpoints use ``models``' in-process engine (none when replies come from
+    ``assistant.llm_url``).
     """
 
     def __init__(
         self,
-        models: Models,
+        models: Models | None,
         cfg: AppConfig,
         host: str = "127.0.0.1",
         port: int = 8765,
         token: str | None = None,
         web_root: Path = WEB_ROOT,
         audio_burst_s: float = AUDIO_BURST_S,
+        *,
+        text: TextService | None = None,
     ) -> None:
-        check_exposure(host, token)
-        self.models, self.cfg, self.host, self.token = models, cfg, host, token or None
+        self.access = Access(host, token, list(cfg.server.allowed_origins))  # may refuse
+        self.models, self.cfg, self.host, self.token = models, cfg, host, self.access.token
         self.audio_burst_s = audio_burst_s
         self._port = port
         self.web_root = web_root.resolve()
-        self.loopback = is_loopback(host)
+        if text is None and models is not None and hasattr(models.llm, "worker"):
+            text = TextService(
+                models.llm.worker, model_id(cfg.engine.model), cfg.sampling,
+                cfg.server.max_message_bytes,
+            )
+        self.text = text
         self.sessions: dict[str, Session] = {}
-        self._server: Server | None = None
-        self._ids = itertools.count(1)
+        self._per_client: Counter[str] = Counter()
+        self._uvicorn: uvicorn.Server | None = None
+        self._task: asyncio.Task | None = None
+        self._sock: socket.socket | None = None
+        self.app = self._build_app()
 
-    @property
-    def port(self) -> int:
-        if self._server is None:
-            return self._port
-        return self._server.sockets[0].getsockname()[1]
-
-    @property
-    def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
-
-    async def start(self) -> None:
-        limit = self.cfg.server.max_message_bytes
-        self._server = await ws_serve(
-            self._connection, self.host, self._port,
-            process_request=self._process_request,
-            # Up to twice the limit is read and answered with an error event; beyond that the
-            # connection is closed (1009) without reading the rest.
-            max_size=2 * limit, max_queue=4, compression=None,
-            server_header="diffvoice",
+    # --- the application --------------------------------------------------------------------
+    def _build_app(self) -> ASGIApp:
+        routes: list = [Route("/health", self._health, methods=["GET"])]
+        if self.text is not None:
+            t = self.text
+            routes += [
+                Route("/v1/models", _api("GET", lambda r: list_models(t)), methods=_ALL),
+                Route("/v1/models/{name:path}",
+                      _api("GET", lambda r: get_model(t, r.path_params["name"])), methods=_ALL),
+                Route("/v1/chat/completions", _api("POST", lambda r: chat_completions(t, r)),
+                      methods=_ALL),
+                Route("/v1/completions", _api("POST", lambda r: completions(t, r)), methods=_ALL),
+            ]
+        if self.models is not None:
+            m, limit = self.models, self.cfg.server.max_message_bytes
+            routes += [
+                WebSocketRoute(WS_PATH, self._websocket),
+                WebSocketRoute(REALTIME_PATH, self._realtime),
+                Route("/v1/audio/transcriptions", _api("POST", lambda r: transcriptions(m, r)),
+                      methods=_ALL),
+                Route("/v1/audio/speech", _api("POST", lambda r: speech(m, r, limit)),
+                      methods=_ALL),
+            ]
+        routes.append(
+            Route("/{path:path}", self._static, methods=_ALL)
+        )
+        middleware = [Middleware(Guard, access=self.access)]
+        if self.cfg.server.allowed_origins:
+            middleware.append(
+                Middleware(
+                    CORSMiddleware, allow_origins=list(self.cfg.server.allowed_origins),
+                    allow_methods=["GET", "POST", "OPTIONS"],
+                    allow_headers=["Authorization", "Content-Type", "OpenAI-Beta"],
+                    expose_headers=["X-Request-Id"], max_age=600,
+                )
+            )
+        return Starlette(
+            routes=routes, middleware=middleware,
+            exception_handlers={HTTPException: _http_exception, Exception: _internal_error},
         )
 
-    async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+    async def _health(self, request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
 
-    async def serve_forever(self) -> None:
-        assert self._server is not None
-        await self._server.serve_forever()
-
-    async def __aenter__(self) -> VoiceServer:
-        await self.start()
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        await self.close()
-
-    # --- one websocket session ------------------------------------------------------------
-    async def _connection(self, ws: ServerConnection) -> None:
-        if len(self.sessions) >= self.cfg.server.max_sessions:  # raced past process_request
-            await ws.send(_event("error", code="busy", message="too many sessions"))
-            await ws.close(1013, "too many sessions")
-            return
-        session = Session(ws, self.models, self.cfg, self.audio_burst_s)
-        self.sessions[session.id] = session
-        log.info("session %s opened from %s", session.id, ws.remote_address)
-        try:
-            await session.run()
-        finally:
-            del self.sessions[session.id]
-            log.info("session %s closed", session.id)
-
-    # --- HTTP: checks, then static files ---------------------------------------------------
-    def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
-        host = request.headers.get("Host", "")
-        if self.loopback and _hostname(host) not in _LOOPBACK_NAMES:
-            return _text(403, "Forbidden", "this server only answers to localhost / 127.0.0.1\n")
-        path, _, query = request.path.partition("?")
-        if path != WS_PATH:
-            return self._static(path)
-        origin = request.headers.get("Origin")
-        if origin is not None and not self._origin_ok(origin, host):
-            return _text(403, "Forbidden", f"origin {origin} is not allowed\n")
-        if self.token is not None and not self._token_ok(request, query):
-            return _text(401, "Unauthorized", "missing or invalid access token\n")
-        if len(self.sessions) >= self.cfg.server.max_sessions:
-            return _text(503, "Service Unavailable", "too many sessions; try again later\n")
-        return None  # go on with the websocket handshake
-
-    def _origin_ok(self, origin: str, host: str) -> bool:
-        if origin in self.cfg.server.allowed_origins:
-            return True
-        parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
-
-    def _token_ok(self, request: Request, query: str) -> bool:
-        assert self.token is not None
-        given = parse_qs(query).get("token", [""])[0]
-        auth = request.headers.get("Authorization", "")
-        if auth.lower().startswith("bearer "):
-            given = auth[7:].strip()
-        return hmac.compare_digest(given.encode(), self.token.encode())
-
-    def _static(self, path: str) -> Response:
+    async def _static(self, request: Request) -> Response:
         """A file under web/, or 403/404; nothing outside web/ can be named."""
-        if not path.startswith("/"):
-            return _text(400, "Bad Request", "bad request path\n")
-        name = unquote(path)
+        path = request.url.path
+        if path == "/v1" or path.startswith("/v1/"):
+            raise ApiError(404, f"no such endpoint: {request.method} {path}",
+                           type="not_found_error")
+        raw = request.scope.get("raw_path", path.encode()).decode("latin-1").split("?", 1)[0]
+        if not raw.startswith("/"):
+            return _text(400, "bad request path")
+        name = unquote(raw)
         if "\\" in name or "\x00" in name:
-            return _text(400, "Bad Request", "bad request path\n")
+            return _text(400, "bad request path")
         parts = [p for p in name.split("/") if p]
         if any(p.startswith(".") for p in parts):  # .., . and hidden files
-            return _text(403, "Forbidden", "forbidden\n")
+            return _text(403, "forbidden")
         if not parts or name.endswith("/"):
             parts.append("index.html")
         file = self.web_root.joinpath(*parts).resolve()
@@ -218,45 +294,199 @@ class VoiceServer:
             or file.suffix not in _MIME
             or not file.is_file()
         ):
-            return _text(404, "Not Found", "not found\n")
+            return _text(404, "not found")
+        if request.method not in ("GET", "HEAD"):
+            return _text(405, f"{request.method} is not allowed here; use GET",
+                         {"Allow": "GET, HEAD"})
         body = file.read_bytes()
-        headers = Headers(
-            [
-                ("Content-Type", _MIME[file.suffix]),
-                ("Content-Length", str(len(body))),
-                ("Cache-Control", "no-cache"),
-                ("X-Content-Type-Options", "nosniff"),
-                ("Referrer-Policy", "no-referrer"),
-                ("Content-Security-Policy", _CSP),
-                ("Connection", "close"),
-            ]
+        headers = {
+            "Content-Type": _MIME[file.suffix],
+            "Content-Length": str(len(body)),
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": _CSP,
+        }
+        return Response(b"" if request.method == "HEAD" else body, 200, headers)
+
+    # --- one websocket session --------------------------------------------------------------
+    def admit(self, ws: WebSocket) -> Denied | None:
+        """Whether one more session may open (in all, and from this client's address)."""
+        s = self.cfg.server
+        if len(self.sessions) >= s.max_sessions:
+            return Denied(503, "too many sessions; try again later")
+        addr = ws.client.host if ws.client else ""
+        if s.max_sessions_per_client and self._per_client[addr] >= s.max_sessions_per_client:
+            return Denied(429, f"too many sessions from {addr}; at most "
+                               f"{s.max_sessions_per_client} per client address")
+        return None
+
+    async def _websocket(self, ws: WebSocket) -> None:
+        await self._session(ws, realtime=False)
+
+    async def _realtime(self, ws: WebSocket) -> None:
+        await self._session(ws, realtime=True)
+
+    async def _session(self, ws: WebSocket, realtime: bool) -> None:
+        """One conversation: our protocol on /ws, OpenAI Realtime's on /v1/realtime."""
+        assert self.models is not None
+        refused = self.admit(ws)
+        if refused is not None:
+            resp = _error_response(ws.url.path, refused.status, str(refused))
+            return await ws.send_denial_response(resp)
+        await ws.accept()
+        transport: WebSocketTransport | RealtimeTransport = WebSocketTransport(ws)
+        if realtime:
+            name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
+            transport = RealtimeTransport(
+                transport, transcriber(self.models), ws.query_params.get("model") or name,
+                set_instructions=lambda text: _instruct(session, text),
+            )
+        session = Session(transport, self.models, self.cfg, self.audio_burst_s)
+        addr = ws.client.host if ws.client else ""
+        self.sessions[session.id] = session
+        self._per_client[addr] += 1
+        log.info("session %s opened from %s", session.id, transport.remote_address)
+        try:
+            await session.run()
+        finally:
+            del self.sessions[session.id]
+            self._per_client[addr] -= 1
+            if not self._per_client[addr]:
+                del self._per_client[addr]
+            await transport.close()
+            log.info("session %s closed", session.id)
+
+    # --- serving ----------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        if self._sock is None:
+            return self._port
+        return self._sock.getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    async def start(self) -> None:
+        limit = self.cfg.server.max_message_bytes
+        config = uvicorn.Config(
+            self.app, ws="websockets-sansio", lifespan="off", log_config=None,
+            access_log=False, server_header=False, headers=[("server", "diffvoice")],
+            backlog=_BACKLOG, timeout_graceful_shutdown=5,
+            # Up to twice the limit is read and answered with an error event; beyond that the
+            # connection is closed (1009) without reading the rest.
+            ws_max_size=2 * limit, ws_max_queue=4, ws_per_message_deflate=False,
         )
-        return Response(200, "OK", headers, body)
+        self._sock = _bind(self.host, self._port)
+        self._uvicorn = uvicorn.Server(config)
+        self._task = asyncio.create_task(self._uvicorn.serve(sockets=[self._sock]),
+                                         name="uvicorn")
+        while not self._uvicorn.started:
+            if self._task.done():
+                self._task.result()
+                raise ServerError(f"the server on {self.host}:{self.port} did not start")
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        if self._uvicorn is not None and self._task is not None:
+            self._uvicorn.should_exit = True
+            await self._task
+            self._uvicorn = self._task = None
+        if self._sock is not None:
+            self._sock.close()
+
+    async def serve_forever(self) -> None:
+        assert self._task is not None
+        await self._task
+
+    async def __aenter__(self) -> VoiceServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
 
 
-def _hostname(host_header: str) -> str:
-    """``Host`` header → host name without the port (``[::1]:80`` → ``::1``)."""
-    h = host_header.strip().lower()
-    if h.startswith("["):
-        return h[1 : h.find("]")] if "]" in h else h
-    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+def _instruct(session: Session, instructions: str) -> None:
+    """A Realtime session's ``instructions``: this conversation's system prompt."""
+    pipe = session.pipe
+    assistant = dataclasses.replace(pipe.cfg.assistant, system_prompt=instructions)
+    pipe.cfg = dataclasses.replace(pipe.cfg, assistant=assistant)
 
 
-def _text(status: int, reason: str, body: str) -> Response:
-    data = body.encode()
-    headers = Headers(
-        [
-            ("Content-Type", "text/plain; charset=utf-8"),
-            ("Content-Length", str(len(data))),
-            ("Connection", "close"),
-        ]
+def _api(method: str, handler: Callable) -> Callable:
+    """An endpoint for ``method`` (others: 405); its ApiError becomes an OpenAI-style answer."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            if request.method != method:
+                raise ApiError(405, f"{request.method} is not allowed here; use {method}",
+                               headers={"Allow": method})
+            return await handler(request)
+        except ApiError as e:
+            return e.response()
+
+    return endpoint
+
+
+async def _http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    path = request.url.path
+    if exc.status_code == 405:
+        msg = f"{request.method} is not allowed here"
+    elif exc.status_code == 404:
+        msg = f"no such endpoint: {request.method} {path}"
+    else:
+        msg = exc.detail
+    resp = _error_response(path, exc.status_code, msg)
+    resp.headers.update(exc.headers or {})
+    return resp
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, ApiError):
+        return exc.response()
+    log.error("error serving %s %s", request.method, request.url.path, exc_info=exc)
+    return _error_response(
+        request.url.path, 500, f"internal error: {type(exc).__name__}: {exc}"
     )
-    return Response(status, reason, headers, data)
 
 
-def resolve_token(token: str | None, cfg: AppConfig) -> str | None:
-    """``--token``, else ``DIFFVOICE_TOKEN``, else ``server.token``; None when none is set."""
-    return token or os.environ.get("DIFFVOICE_TOKEN") or cfg.server.token or None
+def _text(status: int, body: str, headers: dict[str, str] | None = None) -> Response:
+    resp = _error_response("", status, body)
+    resp.headers.update(headers or {})
+    return resp
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is a one-line ServerError."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(_BACKLOG)
+    except OSError as e:
+        raise ServerError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.setblocking(False)
+    return sock
+
+
+# --- the command line's servers ---------------------------------------------------------------
+def _run(server: VoiceServer, banner: Callable[[VoiceServer], str]) -> None:
+    async def main() -> None:
+        async with server:
+            print(banner(server), flush=True)
+            await server.serve_forever()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
 
 
 def serve(
@@ -266,29 +496,55 @@ def serve(
     token: str | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> None:
-    """Load the models once and serve the page and its websocket until Ctrl-C.
+    """``diffvoice serve``: load every model once and serve page, /ws and /v1 until Ctrl-C.
 
     Raises ServerError, before loading anything, for a non-loopback host without a token.
     """
     host = host or cfg.server.host
     port = cfg.server.port if port is None else port
-    token = resolve_token(token, cfg)
+    token = resolve_token(token, cfg.server.token)
     check_exposure(host, token)
     say = progress or (lambda m: print(m, file=sys.stderr, flush=True))
     models = Models(cfg, progress=say)
-
-    async def main() -> None:
-        try:
-            async with VoiceServer(models, cfg, host, port, token) as server:
-                link = server.url + (f"#token={token}" if token else "")
-                print(f"diffvoice: open {link} (Ctrl-C to stop)", flush=True)
-                await server.serve_forever()
-        except OSError as e:
-            raise ServerError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-
     try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
+        server = VoiceServer(models, cfg, host, port, token)
+
+        def banner(s: VoiceServer) -> str:
+            link = s.url + (f"#token={quote(token, safe='+-._~')}" if token else "")
+            return f"diffvoice: open {link} (API at {s.url}v1; Ctrl-C to stop)"
+
+        _run(server, banner)
     finally:
         models.close()
+
+
+def serve_api(
+    cfg: AppConfig,
+    host: str | None = None,
+    port: int | None = None,
+    token: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> None:
+    """``diffvoice api``: the text endpoints only (no speech models), until Ctrl-C."""
+    from engine import Engine, EngineWorker
+
+    host = host or cfg.api.host
+    port = cfg.api.port if port is None else port
+    token = resolve_token(token, cfg.api.token)
+    check_exposure(host, token)
+    if progress:
+        progress(f"Loading diffusion LM {cfg.engine.model} ...")
+    worker = EngineWorker(Engine.load(cfg.engine))
+    try:
+        text = TextService(
+            worker, model_id(cfg.engine.model), cfg.sampling, cfg.server.max_message_bytes
+        )
+        server = VoiceServer(None, cfg, host, port, token, text=text)
+
+        def banner(s: VoiceServer) -> str:
+            auth = " (bearer token required)" if token else ""
+            return f"diffvoice API: {text.model_name} at {s.url}v1{auth}; Ctrl-C to stop"
+
+        _run(server, banner)
+    finally:
+        worker.close()

@@ -41,9 +41,24 @@ let maxLatency = 1000; // ms, the scale of the latency bars
 let level = 0;
 Object.defineProperty(state, "playing", { enumerable: true, get: () => !!player && player.busy });
 
+// The token from the link (#token=... or ?token=...), read literally: URLSearchParams would
+// turn a '+' in it into a space (form encoding), and the server would refuse the token.
+function linkParam(part, name) {
+  for (const item of part.replace(/^[#?]/, "").split("&")) {
+    const eq = item.indexOf("=");
+    if (eq > 0 && item.slice(0, eq) === name) {
+      try {
+        return decodeURIComponent(item.slice(eq + 1));
+      } catch {
+        return item.slice(eq + 1);
+      }
+    }
+  }
+  return null;
+}
+
 function token() {
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-  return fromHash || new URLSearchParams(location.search).get("token");
+  return linkParam(location.hash, "token") || linkParam(location.search, "token");
 }
 
 function wsUrl() {

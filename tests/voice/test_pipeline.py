@@ -174,18 +174,22 @@ def _drains(models) -> bool:
 
 
 def test_pipeline_through_the_openai_compatible_endpoint(speak, tiny_model) -> None:
-    from engine import Engine, EngineConfig, EngineWorker
-    from engine.api import ApiServer
+    from engine import Engine, EngineConfig, EngineWorker, SamplingParams
+    from tests.web.conftest import ServerThread
+    from voice.config import load_config
+    from voice.openai_api import TextService
 
     worker = EngineWorker(Engine.load(EngineConfig(model=tiny_model, max_model_len=256)))
-    server = ApiServer(worker, "127.0.0.1", 0, "tiny").start()
+    text = TextService(worker, "tiny", SamplingParams())
     try:
-        cfg = config(tiny_model, f'assistant.llm_url="{server.url}"', "assistant.llm_model=tiny")
-        m = Models(cfg)
-        pipe = Pipeline(m, cfg, WavSink(m.tts.sample_rate, realtime=False))
-        asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("Hello there.")]), False))
-        assert len(pipe.records) == 1 and pipe.records[0].error is None
-        assert pipe.records[0].reply  # the endpoint's words came back
+        with ServerThread(None, load_config(None, []), text=text) as server:
+            # No assistant.llm_model: the pipeline asks the endpoint's /v1/models for the id.
+            cfg = config(tiny_model, f'assistant.llm_url="{server.api_url}"')
+            m = Models(cfg)
+            pipe = Pipeline(m, cfg, WavSink(m.tts.sample_rate, realtime=False))
+            asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("Hello there.")]), False))
+            assert len(pipe.records) == 1 and pipe.records[0].error is None
+            assert pipe.records[0].reply  # the endpoint's words came back
+            assert m.llm.model == "tiny"
     finally:
-        server.shutdown()
         worker.close()

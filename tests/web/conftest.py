@@ -50,12 +50,17 @@ def tiny_models(tiny_cfg: AppConfig) -> Iterator[Models]:
 
 
 class ServerThread:
-    """A :class:`VoiceServer` on a free loopback port, its event loop in a daemon thread."""
+    """A :class:`VoiceServer` on a free loopback port, its event loop in a daemon thread.
 
-    def __init__(self, models: Models, cfg: AppConfig, token: str | None = None) -> None:
+    ``kw`` goes to VoiceServer (``text=`` for an API-only server, ``audio_burst_s=``...).
+    """
+
+    def __init__(
+        self, models: Models | None, cfg: AppConfig, token: str | None = None, **kw: Any
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.server = VoiceServer(models, cfg, "127.0.0.1", 0, token)
+        self.server = VoiceServer(models, cfg, "127.0.0.1", 0, token, **kw)
 
     def call(self, coro: Coroutine[Any, Any, Any], timeout: float = 30) -> Any:
         """Run ``coro`` on the server's loop and wait for its result."""
@@ -73,6 +78,15 @@ class ServerThread:
     @property
     def url(self) -> str:
         return self.server.url
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def api_url(self) -> str:
+        """The OpenAI clients' ``base_url``."""
+        return f"http://127.0.0.1:{self.server.port}/v1"
 
     @property
     def ws_url(self) -> str:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.api import ApiServer
 from tests.web.conftest import tiny_config, words
 from tests.web.test_faults import BurstServer, send_audio
 from tests.web.test_websocket import open_client
@@ -55,7 +54,6 @@ def test_serving_turns_writes_nothing(tiny_models: Models, tiny_model, tmp_path,
     speech = resample(tts.synthesize(question), tts.sample_rate, SAMPLE_RATE)
     quiet = np.zeros(SAMPLE_RATE, dtype=np.int16)
     cfg = tiny_config(tiny_model, "assistant.speculative=false")
-    api = ApiServer(tiny_models.llm.worker, "127.0.0.1", 0, "tiny")
     writes: list[str] = []
     _recording.append(writes)
     (tmp_path / "probe.txt").write_text("x")  # the hook sees writes (from any thread)
@@ -69,17 +67,16 @@ def test_serving_turns_writes_nothing(tiny_models: Models, tiny_model, tmp_path,
             c.send("text.input", text="and what about germany")
             c.next_of("reply.audio.end")
             c.next_of("turn.metrics")
-        api.start()
-        body = {"model": "tiny", "messages": [{"role": "user", "content": "hello there"}]}
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{api.port}/v1/chat/completions",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            assert json.loads(resp.read())["choices"][0]["message"]["role"] == "assistant"
+            # The same server's OpenAI-compatible API
+            body = {"messages": [{"role": "user", "content": "hello there"}]}
+            req = urllib.request.Request(
+                f"{s.api_url}/chat/completions",
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                assert json.loads(resp.read())["choices"][0]["message"]["role"] == "assistant"
     finally:
         _recording.clear()
-        api.shutdown()
     assert writes == []
     assert list(Path(cwd).rglob("*")) == []

@@ -184,15 +184,22 @@ def test_interrupt_stops_the_reply_audio(client: Client) -> None:
 
 
 # --- static files ----------------------------------------------------------------------------
-def http_get(port: int, target: str, host: str = "127.0.0.1") -> tuple[int, bytes]:
-    """A raw HTTP/1.1 GET, so the path reaches the server exactly as written."""
+def http_request(port: int, request: bytes) -> tuple[int, str, bytes]:
+    """Send raw bytes, read the answer until the server closes: (status, head, body)."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        s.sendall(request)
         data = b""
         while chunk := s.recv(65536):
             data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return status, head.decode("latin-1").lower(), body
+
+
+def http_get(port: int, target: str, host: str = "127.0.0.1") -> tuple[int, bytes]:
+    """A raw HTTP/1.1 GET, so the path reaches the server exactly as written."""
+    req = f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
+    status, _, body = http_request(port, req.encode())
     return status, body
 
 
@@ -243,6 +250,51 @@ def test_static_server_cannot_leave_web(server: ServerThread, target: str) -> No
     assert SECRET not in body and b"root:" not in body
 
 
+def test_page_answers_get_and_head_only(server: ServerThread) -> None:
+    port = server.server.port
+    page = (ROOT / "web" / "index.html").read_bytes()
+    status, head, body = http_request(
+        port, f"HEAD / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+    )
+    assert status == 200 and body == b"" and f"content-length: {len(page)}" in head
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        # POST with a body, as a form would send it: answered, not a dropped connection
+        req = (
+            f"{method} / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 3\r\n"
+            "Connection: close\r\n\r\nabc"
+        )
+        status, head, body = http_request(port, req.encode())
+        assert status == 405, method
+        assert "allow: get, head" in head and b"<title>" not in body
+    for method in ("TRACE", "FOO"):  # not a method the server knows: never the page
+        req = f"{method} / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+        status, _, body = http_request(port, req.encode())
+        assert status in (400, 405, 501) and b"<title>" not in body, method
+
+
+@pytest.mark.parametrize("header", ["Host", "Origin"])
+@pytest.mark.parametrize("path", ["/", "/ws", "/v1/models", "/health"])
+def test_two_host_or_origin_headers_are_a_clean_400(
+    server: ServerThread, header: str, path: str
+) -> None:
+    port = server.server.port
+    extra = (
+        f"Host: 127.0.0.1:{port}\r\nHost: localhost:{port}\r\n" if header == "Host" else
+        f"Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+        f"Origin: http://evil.example\r\n"
+    )
+    upgrade = (
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" if path == "/ws" else
+        "Connection: close\r\n"
+    )
+    status, _, body = http_request(port, f"GET {path} HTTP/1.1\r\n{extra}{upgrade}\r\n".encode())
+    assert status == 400, body  # the HTTP parser (two Hosts) or the server's own check
+    assert b"Traceback" not in body and b"<title>" not in body
+    if body.startswith(b"{"):
+        assert json.loads(body)["error"]["message"].startswith(f"more than one {header} header")
+
+
 def test_foreign_host_header_is_refused(server: ServerThread) -> None:
     # A DNS-rebinding page reaches 127.0.0.1 under its own name.
     assert http_get(server.server.port, "/", host="attacker.example")[0] == 403
@@ -276,6 +328,16 @@ def test_token_is_checked(tiny_models: Models, tiny_cfg: AppConfig) -> None:
         assert http_get(s.server.port, "/")[0] == 200  # the page itself is public
 
 
+def test_token_with_plus_sign(tiny_models: Models, tiny_cfg: AppConfig) -> None:
+    """The printed link carries the token as it is; '+' must not turn into a space."""
+    with ServerThread(tiny_models, tiny_cfg, token="abc+def") as s:
+        with open_client(s.ws_url + "?token=abc%2Bdef"):  # what the page sends
+            pass
+        with open_client(s.ws_url + "?token=abc+def"):  # typed by hand
+            pass
+        assert refused(s.ws_url + "?token=abc%20def") == 401
+
+
 def test_session_limit(tiny_models: Models, tiny_model) -> None:
     cfg = tiny_config(tiny_model, "server.max_sessions=1")
     with ServerThread(tiny_models, cfg) as s:
@@ -283,6 +345,16 @@ def test_session_limit(tiny_models: Models, tiny_model) -> None:
             assert refused(s.ws_url) == 503
         wait_until(lambda: not s.server.sessions)
         with open_client(s.ws_url):
+            pass
+
+
+def test_session_limit_per_client_address(tiny_models: Models, tiny_model) -> None:
+    cfg = tiny_config(tiny_model, "server.max_sessions=4", "server.max_sessions_per_client=2")
+    with ServerThread(tiny_models, cfg) as s:
+        with open_client(s.ws_url), open_client(s.ws_url):
+            assert refused(s.ws_url) == 429  # this address has its two; the server has room
+        wait_until(lambda: not s.server.sessions)
+        with open_client(s.ws_url), open_client(s.ws_url):
             pass
 
 
@@ -304,8 +376,8 @@ def test_non_loopback_without_token_is_refused(
     with pytest.raises(ServerError, match="DIFFVOICE_TOKEN"):
         serve(bad, host="0.0.0.0", port=0)
     monkeypatch.setenv("DIFFVOICE_TOKEN", "from-env")
-    assert resolve_token(None, bad) == "from-env"
-    assert resolve_token("flag", bad) == "flag"
+    assert resolve_token(None, bad.server.token) == "from-env"
+    assert resolve_token("flag", bad.server.token) == "flag"
 
 
 def test_cli_refuses_non_loopback_without_token() -> None:

@@ -1,5 +1,6 @@
-"""Tools and structured output through the OpenAI-compatible API, driven by the official
-``openai`` client against a real server with a tiny random byte-level checkpoint: a random model
+"""Tools and structured output through the OpenAI-compatible API (``voice/openai_api.py`` in the
+one ASGI server), driven by the official ``openai`` client against a real server with a tiny
+random byte-level checkpoint: a random model
 only calls tools when forced, so forced calls are checked end to end and automatic ones through
 the same parsing/streaming path with a reply that contains calls."""
 
@@ -15,9 +16,11 @@ from openai import OpenAI
 from pydantic import BaseModel, Field
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
-from engine.api import ApiServer
 from engine.tools import ToolCallStream, reply_message
 from tests.engine.test_grammar import _checkpoint
+from tests.web.conftest import ServerThread
+from voice.config import load_config
+from voice.openai_api import TextService
 
 TOOLS = [
     {
@@ -55,15 +58,31 @@ class Weather(BaseModel):
     tags: list[str] = Field(max_length=2)
 
 
+# A compact template that renders tools by name, calls and results itself (as the demo model's
+# does), so that a conversation with tools fits the tiny model's 512-token context.
+TOOL_TEMPLATE = (
+    "{% if tools %}<|system|>{% for t in tools %}{{ t['function']['name'] }} {% endfor %}"
+    "{% endif %}{% for m in messages %}<|{{ 'user' if m['role'] == 'tool' else m['role'] }}|>"
+    "{{ m['content'] }}{% if m['role'] == 'assistant' %}"
+    "{% for c in m['tool_calls'] or [] %}<tool_call>{{ {'name': c['function']['name'], "
+    "'arguments': c['function']['arguments']} | tojson }}</tool_call>{% endfor %}"
+    "<|endoftext|>{% endif %}{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+
+
 @pytest.fixture(scope="module")
 def client(tmp_path_factory) -> Iterator[OpenAI]:
     folder = _checkpoint(tmp_path_factory.mktemp("ckpt") / "tiny-llada", "llada")
+    conf = json.loads((folder / "tokenizer_config.json").read_text())
+    (folder / "tokenizer_config.json").write_text(json.dumps({**conf,
+                                                              "chat_template": TOOL_TEMPLATE}))
     cfg = EngineConfig(model=str(folder), device="cpu", max_batch_size=4, max_model_len=512)
     w = EngineWorker(Engine.load(cfg))
-    params = SamplingParams(max_new_tokens=96, block_size=16)
-    s = ApiServer(w, "127.0.0.1", 0, model_name="tiny", default_params=params).start()
-    yield OpenAI(base_url=s.url, api_key="none", max_retries=0)
-    s.shutdown()
+    text = TextService(w, "tiny", SamplingParams(max_new_tokens=96, block_size=16))
+    with ServerThread(None, load_config(None, []), None, text=text) as s:
+        c = OpenAI(base_url=s.api_url, api_key="x", max_retries=0, timeout=120)
+        yield c
+        c.close()
     w.close()
 
 

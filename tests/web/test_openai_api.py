@@ -1,5 +1,7 @@
-"""The OpenAI-compatible HTTP API: a real server on 127.0.0.1 with a tiny random SDAR checkpoint,
-driven by the official ``openai`` client (and raw ``http.client`` where the client is too polite).
+"""The OpenAI-compatible text API (``voice/openai_api.py`` in the one ASGI server): a real server
+on 127.0.0.1 with a tiny random SDAR checkpoint and no speech models (as ``diffvoice api`` runs
+it), driven by the official ``openai`` client (and raw ``http.client`` where the client is too
+polite).
 """
 
 from __future__ import annotations
@@ -11,14 +13,17 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import openai
 import pytest
 from openai import OpenAI
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
-from engine.api import ApiServer, model_id, parse_chat_request
 from tests.engine.tiny import make_checkpoint
+from tests.web.conftest import ServerThread
+from voice.config import load_config
+from voice.openai_api import ChatCompletionRequest, TextService, model_id, parse
 
 MODEL = "tiny-sdar"
 ASK = [{"role": "user", "content": "hello what is the capital of france"}]
@@ -34,22 +39,27 @@ def worker(tmp_path_factory) -> Iterator[EngineWorker]:
     w.close()
 
 
+def api_server(worker: EngineWorker, *sets: str, token: str | None = None) -> ServerThread:
+    """The one server with only the text endpoints (``diffvoice api``), on a free port."""
+    text = TextService(worker, MODEL, SamplingParams(), max_body_bytes=64 * 1024)
+    return ServerThread(None, load_config(None, list(sets)), token, text=text)
+
+
 @pytest.fixture(scope="module")
-def server(worker) -> Iterator[ApiServer]:
-    s = ApiServer(worker, "127.0.0.1", 0, model_name=MODEL, max_body_bytes=64 * 1024).start()
-    yield s
-    s.shutdown()
+def server(worker) -> Iterator[ServerThread]:
+    with api_server(worker) as s:
+        yield s
 
 
 @pytest.fixture
 def client(server) -> Iterator[OpenAI]:
-    c = OpenAI(base_url=server.url, api_key="x", max_retries=0, timeout=60)
+    c = OpenAI(base_url=server.api_url, api_key="x", max_retries=0, timeout=60)
     yield c
     c.close()
 
 
 def raw(
-    server: ApiServer,
+    server: ServerThread,
     method: str,
     path: str,
     body: bytes | None = None,
@@ -205,9 +215,10 @@ def test_seed_makes_sampling_repeatable(client):
 
 def test_mode_override_rederives_early_stop():
     base = SamplingParams(mode="cache", max_new_tokens=16)
-    req = parse_chat_request({"messages": ASK, "mode": "reference", "max_tokens": 4}, base)
-    assert req.params.mode == "reference" and req.params.early_stop is False
-    assert req.params.max_new_tokens == 4
+    req = parse(ChatCompletionRequest, {"messages": ASK, "mode": "reference", "max_tokens": 4})
+    params = req.params(base)
+    assert params.mode == "reference" and params.early_stop is False
+    assert params.max_new_tokens == 4
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -230,7 +241,9 @@ def test_mode_override_rederives_early_stop():
         (dict(messages=ASK, extra_body={"treshold": 0.5}), "treshold"),
         (dict(messages=ASK, logprobs=True), "logprobs"),
         (dict(messages=[{"role": "user", "content": "  "}]), None),  # the engine's own check
-        (dict(messages=ASK, max_tokens=4000), None),  # longer than the context
+        (dict(messages=ASK, max_tokens=4000), "max_tokens"),  # longer than the context
+        (dict(messages=ASK, max_tokens=245), "max_tokens"),  # 9 prompt tokens, 7 fit
+        (dict(messages=ASK, max_completion_tokens=245), "max_completion_tokens"),
     ],
     ids=[
         "unknown-role",
@@ -247,6 +260,8 @@ def test_mode_override_rederives_early_stop():
         "logprobs",
         "empty-last-message",
         "too-long",
+        "max-tokens-near-context",
+        "max-completion-tokens-near-context",
     ],
 )
 def test_bad_requests(client, kw, param):
@@ -257,8 +272,8 @@ def test_bad_requests(client, kw, param):
     assert set(e.body) == {"message", "type", "param", "code"}
     if param is not None:
         assert e.param == param
-    if param == "max_tokens":
-        assert "max_tokens" in e.message  # the client's name, not the engine's field name
+    if param in ("max_tokens", "max_completion_tokens"):
+        assert param in e.message  # the client's name, not the engine's field name
 
 
 @pytest.mark.parametrize(
@@ -322,7 +337,7 @@ def test_generation_error_is_500(client, server, monkeypatch):
     def boom(seqs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(server.worker.engine, "_forward_and_commit", boom)
+    monkeypatch.setattr(server.server.text.worker.engine, "_forward_and_commit", boom)
     with pytest.raises(openai.InternalServerError, match="boom") as ei:
         client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=4)
     assert ei.value.status_code == 500 and ei.value.type == "server_error"
@@ -332,9 +347,8 @@ def test_generation_error_is_500(client, server, monkeypatch):
 
 # --- auth -------------------------------------------------------------------------------------
 def test_bearer_token(worker):
-    s = ApiServer(worker, "127.0.0.1", 0, model_name=MODEL, token="s3cret").start()
-    try:
-        bad = OpenAI(base_url=s.url, api_key="wrong", max_retries=0)
+    with api_server(worker, token="s3cret") as s:
+        bad = OpenAI(base_url=s.api_url, api_key="wrong", max_retries=0)
         with pytest.raises(openai.AuthenticationError):
             bad.models.list()
         with pytest.raises(openai.AuthenticationError):
@@ -342,18 +356,17 @@ def test_bearer_token(worker):
         status, body = raw(s, "GET", "/v1/models")
         assert status == 401
         assert_error_shape(body)
-        good = OpenAI(base_url=s.url, api_key="s3cret", max_retries=0)
+        good = OpenAI(base_url=s.api_url, api_key="s3cret", max_retries=0)
         assert [m.id for m in good.models.list().data] == [MODEL]
         r = good.chat.completions.create(model=MODEL, messages=ASK, max_tokens=4)
         assert r.choices[0].finish_reason in ("stop", "length")
+        assert raw(s, "GET", "/health")[0] == 200  # for load balancers: no token
         bad.close()
         good.close()
-    finally:
-        s.shutdown()
 
 
 # --- disconnects ------------------------------------------------------------------------------
-def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, caplog):
+def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, worker, caplog):
     body = json.dumps(
         {
             "model": MODEL,
@@ -364,16 +377,17 @@ def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, c
         }
     ).encode()
     other: dict = {}
-    with caplog.at_level(logging.INFO, logger="engine.api"):
+    with caplog.at_level(logging.INFO, logger="voice.openai_api"):
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
         sock.sendall(
-            b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\n"
             + f"Content-Length: {len(body)}\r\n\r\n".encode()
             + body
         )
         got = b""
-        while b"data: " not in got:
-            got += sock.recv(4096)
+        while b"data: " not in got and (part := sock.recv(4096)):
+            got += part
         assert got.startswith(b"HTTP/1.1 200")
 
         def ask_other() -> None:
@@ -385,10 +399,103 @@ def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, c
         sock.close()
         t.join(timeout=120)
         deadline = time.monotonic() + 60
-        while server.worker.active() and time.monotonic() < deadline:
+        while worker.active() and time.monotonic() < deadline:
             time.sleep(0.05)
     assert other["reason"] in ("stop", "length")
-    assert server.worker.active() == 0
+    assert worker.active() == 0
     assert any("aborting" in r.getMessage() for r in caplog.records)
     r = client.chat.completions.create(model=MODEL, messages=ASK, max_tokens=8)
     assert r.choices[0].finish_reason in ("stop", "length")
+
+
+# --- the role chunk, unknown models, CORS, legacy completions ----------------------------------
+def test_role_chunk_before_any_text_is_decoded(client, server, monkeypatch):
+    """Headers and the role chunk leave at once, while the engine is still held back."""
+    engine = server.server.text.worker.engine
+    gate = threading.Event()
+    real = engine._forward_and_commit
+
+    def held(seqs):
+        gate.wait(60)
+        return real(seqs)
+
+    monkeypatch.setattr(engine, "_forward_and_commit", held)
+    try:
+        stream = client.chat.completions.create(
+            model=MODEL, messages=ASK, max_tokens=8, stream=True
+        )
+        first = next(iter(stream))
+        assert not gate.is_set()  # nothing was decoded yet
+        assert first.choices[0].delta.role == "assistant"
+    finally:
+        gate.set()
+    rest = list(stream)
+    assert rest[-1].choices[0].finish_reason in ("stop", "length")
+
+
+def test_unknown_model_is_404(client, server):
+    for call in (
+        lambda: client.chat.completions.create(model="gpt-4o", messages=ASK, max_tokens=4),
+        lambda: client.completions.create(model="default", prompt="hello", max_tokens=4),
+    ):
+        with pytest.raises(openai.NotFoundError) as ei:
+            call()
+        assert ei.value.code == "model_not_found" and ei.value.param == "model"
+
+
+def test_legacy_completions(client):
+    r = client.completions.create(model=MODEL, prompt="The capital of France is", max_tokens=8,
+                                  temperature=0)
+    assert r.object == "text_completion" and r.model == MODEL
+    assert r.choices[0].finish_reason in ("stop", "length") and isinstance(r.choices[0].text, str)
+    assert 0 < r.usage.completion_tokens <= 8
+    chunks = list(client.completions.create(
+        model=MODEL, prompt="The capital of France is", max_tokens=8, temperature=0, stream=True
+    ))
+    assert "".join(c.choices[0].text for c in chunks if c.choices) == r.choices[0].text
+    assert chunks[-1].choices[0].finish_reason == r.choices[0].finish_reason
+    with pytest.raises(openai.BadRequestError) as ei:
+        client.completions.create(model=MODEL, prompt=["a", "b"], max_tokens=4)
+    assert ei.value.param == "prompt"
+
+
+def test_cors(worker):
+    app = "https://tool.example"
+    with api_server(worker, f'server.allowed_origins=["{app}"]') as s:
+        pre = {"Origin": app, "Access-Control-Request-Method": "POST",
+               "Access-Control-Request-Headers": "authorization, content-type"}
+        conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=60)
+        conn.request("OPTIONS", "/v1/chat/completions", headers=pre)
+        resp = conn.getresponse()
+        resp.read()
+        assert resp.status == 200
+        assert resp.getheader("Access-Control-Allow-Origin") == app
+        assert "POST" in resp.getheader("Access-Control-Allow-Methods")
+        conn.request("GET", "/v1/models", headers={"Origin": app})
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.getheader("Access-Control-Allow-Origin") == app
+        resp.read()
+        status, body = raw(s, "GET", "/v1/models", headers={"Origin": "https://evil.example"})
+        assert status == 403
+        assert_error_shape(body)
+        conn.close()
+
+
+def test_chat_cli_uses_llm_url(server):
+    """``diffvoice chat --llm-url``: replies come from the endpoint (no local model: the
+    configured one does not even exist), which is asked for its model id."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("DIFFVOICE_DEBUG", None)
+    p = subprocess.run(
+        [sys.executable, "-m", "voice.cli", "chat", "--json", "--llm-url", server.api_url,
+         "--set", "engine.model=/no/such/model"],
+        input="hello there\n", capture_output=True, text=True, timeout=300, cwd=root, env=env,
+    )
+    assert p.returncode == 0, p.stderr
+    reply = json.loads(p.stdout.strip().splitlines()[-1])
+    assert reply["finish_reason"] in ("stop", "length")

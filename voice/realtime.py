@@ -1,0 +1,486 @@
+"""OpenAI's Realtime API (GA event names) at ``/v1/realtime``, on the very same :class:`Session`
+and pipeline as our own ``/ws`` protocol.
+
+:class:`RealtimeTransport` stands where the websocket stands for ``/ws``: the session reads our
+protocol's messages from it and sends our protocol's events to it, and it translates both ways.
+``input_audio_buffer.append`` becomes 16 kHz PCM16 frames (resampled from the client's 24 kHz),
+``conversation.item.create`` + ``response.create`` a ``text.input``, ``response.cancel`` an
+``interrupt``; ``speech.started`` goes out as ``input_audio_buffer.speech_started``,
+``transcript.final`` as ``conversation.item.input_audio_transcription.completed``, reply audio
+as base64 ``response.output_audio.delta``, ``turn.metrics`` as ``response.done``. Voice activity
+detection, barge-in, rate limits and message limits are the session's, unchanged.
+
+With ``turn_detection: null`` the client decides turns: appended audio is kept until
+``input_audio_buffer.commit``, transcribed, and answered on ``response.create``.
+
+Function calls (``response.function_call_arguments.delta/done``, ``function_call_output``
+items) come with the tools work: see :meth:`RealtimeTransport._item_create`.
+See docs/realtime.md for what is supported and what is not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import numpy as np
+
+from voice.audio import SAMPLE_RATE, resample
+
+log = logging.getLogger("voice.realtime")
+
+RATES = (24000, 16000)  # audio/pcm rates a client may choose (OpenAI's is 24 kHz)
+CLIENT_EVENTS = (
+    "session.update",
+    "input_audio_buffer.append",
+    "input_audio_buffer.commit",
+    "input_audio_buffer.clear",
+    "conversation.item.create",
+    "response.create",
+    "response.cancel",
+)
+SERVER_EVENTS = (
+    "session.created",
+    "session.updated",
+    "input_audio_buffer.speech_started",
+    "input_audio_buffer.speech_stopped",
+    "input_audio_buffer.committed",
+    "input_audio_buffer.cleared",
+    "conversation.item.added",
+    "conversation.item.done",
+    "conversation.item.input_audio_transcription.completed",
+    "response.created",
+    "response.output_item.added",
+    "response.output_audio.delta",
+    "response.output_audio.done",
+    "response.output_audio_transcript.delta",
+    "response.output_audio_transcript.done",
+    "response.output_text.delta",
+    "response.output_text.done",
+    "response.output_item.done",
+    "response.done",
+    "error",
+)
+
+
+def _id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+class RealtimeError(Exception):
+    """A client event this server cannot take; answered with an ``error`` event."""
+
+    def __init__(self, code: str, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.param = code, param
+
+
+class _Response:
+    """One assistant response (our protocol's turn) as the Realtime API describes it."""
+
+    def __init__(self, turn: int, user_item: str | None) -> None:
+        self.turn, self.user_item = turn, user_item
+        self.id, self.item = _id("resp"), _id("item")
+        self.text = ""
+        self.audio = False
+        self.done = False
+
+
+class RealtimeTransport:
+    """The Realtime API on one side, our protocol (what :class:`Session` speaks) on the other.
+
+    ``ws`` needs ``send(str)``, ``close()`` and ``async for`` (a ``WebSocketTransport``);
+    ``transcribe`` turns 16 kHz audio into text (for client-decided turns).
+    """
+
+    def __init__(
+        self,
+        ws: Any,
+        transcribe: Callable[[np.ndarray], Awaitable[str]],
+        model: str,
+        set_instructions: Callable[[str], None] | None = None,
+    ) -> None:
+        self.ws, self.transcribe, self.model = ws, transcribe, model
+        self.set_instructions = set_instructions
+        self.session_id = _id("sess")
+        self.in_rate = self.out_rate = 24000
+        self.server_vad = True
+        self.text_only = False  # output_modalities == ["text"]: no reply audio
+        self.instructions = ""
+        self.tools: list = []
+        self._pending: list[str] = []  # our protocol messages waiting to be read by the session
+        self._pending.append(json.dumps({"type": "session.config", "output_sample_rate": 24000}))
+        self._buffer: list[np.ndarray] = []  # client-decided turns: audio since the last commit
+        self._typed: list[tuple[str, str]] = []  # (item id, text) waiting for response.create
+        self._responses: dict[int, _Response] = {}
+        self._speech_items: dict[int, str] = {}  # turn → the user's audio item
+        self._typed_turn_item: str | None = None  # the item of the text.input just sent
+        self._last_item: str | None = None
+        self._audio_turn: int | None = None
+        self._sent_created = False
+
+    # --- client → session ---------------------------------------------------------------------
+    def __aiter__(self) -> RealtimeTransport:
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        while not self._pending:
+            message = await self.ws.__anext__()  # StopAsyncIteration when the client leaves
+            try:
+                await self._client_event(message)
+            except RealtimeError as e:
+                await self._error(e.code, str(e), e.param)
+        return self._pending.pop(0)
+
+    def _feed(self, message: str | bytes) -> None:
+        self._pending.append(message)
+
+    def _protocol(self, type_: str, **fields: Any) -> None:
+        self._feed(json.dumps({"type": type_, **fields}))
+
+    async def _client_event(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            raise RealtimeError("invalid_event", "send JSON events in text frames")
+        try:
+            ev = json.loads(message)
+        except (ValueError, RecursionError):
+            raise RealtimeError("invalid_json", "events are JSON objects") from None
+        if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
+            raise RealtimeError("invalid_event", 'an event is a JSON object with a string "type"')
+        kind = ev["type"]
+        handler = {
+            "session.update": self._session_update,
+            "input_audio_buffer.append": self._append,
+            "input_audio_buffer.commit": self._commit,
+            "input_audio_buffer.clear": self._clear,
+            "conversation.item.create": self._item_create,
+            "response.create": self._response_create,
+            "response.cancel": self._response_cancel,
+        }.get(kind)
+        if handler is None:
+            raise RealtimeError("unknown_event", f"unknown or unsupported event type {kind[:64]!r}")
+        await handler(ev)
+
+    async def _session_update(self, ev: dict) -> None:
+        s = ev.get("session")
+        if not isinstance(s, dict):
+            raise RealtimeError("invalid_event", "session.update needs a session object", "session")
+        if s.get("type", "realtime") != "realtime":
+            raise RealtimeError(
+                "invalid_value", "only realtime sessions are served", "session.type"
+            )
+        audio = s.get("audio") or {}
+        if not isinstance(audio, dict):
+            raise RealtimeError("invalid_value", "session.audio must be an object", "session.audio")
+        inp, out = audio.get("input") or {}, audio.get("output") or {}
+        in_rate = _pcm_rate(inp.get("format"), "session.audio.input.format", self.in_rate)
+        out_rate = _pcm_rate(out.get("format"), "session.audio.output.format", self.out_rate)
+        server_vad = self.server_vad
+        if "turn_detection" in inp:
+            td = inp["turn_detection"]
+            if td is None:
+                server_vad = False
+            elif isinstance(td, dict) and td.get("type", "server_vad") == "server_vad":
+                server_vad = True
+            else:
+                raise RealtimeError(
+                    "invalid_value", "turn_detection must be null or {type: 'server_vad'}",
+                    "session.audio.input.turn_detection",
+                )
+        modalities = s.get("output_modalities")
+        if modalities is not None and modalities not in (["audio"], ["text"]):
+            raise RealtimeError(
+                "invalid_value", "output_modalities must be ['audio'] or ['text']",
+                "session.output_modalities",
+            )
+        instructions = s.get("instructions")
+        if instructions is not None and not isinstance(instructions, str):
+            raise RealtimeError("invalid_value", "instructions must be a string",
+                                "session.instructions")
+        tools = s.get("tools")
+        if tools is not None and not isinstance(tools, list):
+            raise RealtimeError("invalid_value", "tools must be a list", "session.tools")
+        # All checked: apply.
+        self.in_rate, self.server_vad = in_rate, server_vad
+        if modalities is not None:
+            self.text_only = modalities == ["text"]
+        if out_rate != self.out_rate:
+            self.out_rate = out_rate
+            self._protocol("session.config", output_sample_rate=out_rate)
+        if instructions is not None:
+            self.instructions = instructions
+            if self.set_instructions is not None:
+                self.set_instructions(instructions)
+        if tools is not None:
+            self.tools = tools  # kept and echoed; calling them comes with the tools work
+        await self._emit("session.updated", session=self.describe())
+
+    async def _append(self, ev: dict) -> None:
+        b64 = ev.get("audio")
+        if not isinstance(b64, str):
+            raise RealtimeError("invalid_event", "input_audio_buffer.append needs audio (base64)",
+                                "audio")
+        try:
+            raw = base64.b64decode(b64, validate=True)
+        except (binascii.Error, ValueError):
+            raise RealtimeError("invalid_value", "audio is not valid base64", "audio") from None
+        if len(raw) % 2:
+            raise RealtimeError("invalid_value", "audio must be 16-bit PCM (an even byte count)",
+                                "audio")
+        pcm = np.frombuffer(raw, dtype="<i2").astype(np.int16)
+        if self.in_rate != SAMPLE_RATE and len(pcm):
+            pcm = resample(pcm, self.in_rate, SAMPLE_RATE)
+        if not self.server_vad:
+            self._buffer.append(pcm)
+            return
+        if len(pcm):
+            self._feed(pcm.tobytes())
+
+    async def _commit(self, ev: dict) -> None:
+        if self.server_vad:
+            raise RealtimeError(
+                "not_supported",
+                "with server_vad the server commits turns itself; set turn_detection to null "
+                "to commit by hand",
+            )
+        audio = np.concatenate(self._buffer) if self._buffer else np.zeros(0, np.int16)
+        self._buffer.clear()
+        if len(audio) < SAMPLE_RATE // 10:
+            raise RealtimeError("input_audio_buffer_commit_empty",
+                                "the audio buffer holds less than 100 ms of audio")
+        item = _id("item")
+        await self._emit("input_audio_buffer.committed", item_id=item,
+                         previous_item_id=self._last_item)
+        await self._emit("conversation.item.added", previous_item_id=self._last_item,
+                         item=_user_item(item, audio=True))
+        self._last_item = item
+        text = (await self.transcribe(audio)).strip()
+        await self._emit("conversation.item.input_audio_transcription.completed", item_id=item,
+                         content_index=0, transcript=text)
+        if text:
+            self._typed.append((item, text))
+
+    async def _clear(self, ev: dict) -> None:
+        self._buffer.clear()
+        await self._emit("input_audio_buffer.cleared")
+
+    async def _item_create(self, ev: dict) -> None:
+        item = ev.get("item")
+        if not isinstance(item, dict):
+            raise RealtimeError("invalid_event", "conversation.item.create needs an item", "item")
+        if item.get("type") == "function_call_output":
+            # The place for tool results (the tools work): hand item["output"] to the pipeline's
+            # tool loop under item["call_id"].
+            raise RealtimeError("not_supported", "function calls are not supported yet",
+                                "item.type")
+        if item.get("type", "message") != "message" or item.get("role") != "user":
+            raise RealtimeError("not_supported", "only user messages can be added",
+                                "item.role")
+        parts = item.get("content")
+        if not isinstance(parts, list) or not parts:
+            raise RealtimeError("invalid_event", "a message item needs content parts",
+                                "item.content")
+        texts = []
+        for p in parts:
+            if not (isinstance(p, dict) and p.get("type") in ("input_text", "text")
+                    and isinstance(p.get("text"), str)):
+                raise RealtimeError("not_supported", "only input_text content parts are supported",
+                                    "item.content")
+            texts.append(p["text"])
+        text = " ".join(" ".join(texts).split())
+        if not text:
+            raise RealtimeError("invalid_value", "the message is empty", "item.content")
+        iid = item.get("id") if isinstance(item.get("id"), str) else _id("item")
+        self._typed.append((iid, text))
+        await self._emit("conversation.item.added", previous_item_id=self._last_item,
+                         item=_user_item(iid, text=text))
+        await self._emit("conversation.item.done", previous_item_id=self._last_item,
+                         item=_user_item(iid, text=text))
+        self._last_item = iid
+
+    async def _response_create(self, ev: dict) -> None:
+        if not self._typed:
+            if self.server_vad:
+                return  # spoken turns get their response when the speech ends
+            raise RealtimeError("invalid_event", "nothing to respond to: add an item first")
+        items = list(self._typed)
+        self._typed.clear()
+        self._typed_turn_item = items[-1][0]
+        self._protocol("text.input", text=" ".join(t for _, t in items))
+
+    async def _response_cancel(self, ev: dict) -> None:
+        self._protocol("interrupt")
+
+    # --- session → client ---------------------------------------------------------------------
+    async def send(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            r = self._responses.get(self._audio_turn) if self._audio_turn is not None else None
+            if r is not None and not r.done and not self.text_only:
+                r.audio = True
+                await self._emit("response.output_audio.delta", response_id=r.id,
+                                 item_id=r.item, output_index=0, content_index=0,
+                                 delta=base64.b64encode(message).decode())
+            return
+        ev = json.loads(message)
+        kind, turn = ev.pop("type"), ev.get("turn")
+        if kind == "session.started":
+            await self._emit("session.created", session=self.describe())
+        elif kind == "speech.started":
+            item = self._speech_items.setdefault(turn, _id("item"))
+            await self._emit("input_audio_buffer.speech_started", item_id=item,
+                             audio_start_ms=round(ev.get("at_ms", 0)))
+        elif kind == "speech.stopped":
+            item = self._speech_items.setdefault(turn, _id("item"))
+            await self._emit("input_audio_buffer.speech_stopped", item_id=item,
+                             audio_end_ms=round(ev.get("speech_end_ms", 0)))
+            await self._emit("input_audio_buffer.committed", item_id=item,
+                             previous_item_id=self._last_item)
+            await self._emit("conversation.item.added", previous_item_id=self._last_item,
+                             item=_user_item(item, audio=True))
+            self._last_item = item
+            await self._open(turn, item)
+        elif kind == "transcript.final":
+            item = self._speech_items.get(turn)
+            if item is not None:
+                await self._emit("conversation.item.input_audio_transcription.completed",
+                                 item_id=item, content_index=0, transcript=ev["text"])
+            else:  # a typed turn: its item was announced at conversation.item.create
+                await self._open(turn, self._typed_turn_item)
+        elif kind == "reply.text":
+            r = await self._open(turn, None)
+            if not ev.get("final") and ev.get("delta"):
+                r.text += ev["delta"]
+                name = "response.output_text.delta" if self.text_only else \
+                    "response.output_audio_transcript.delta"
+                await self._emit(name, response_id=r.id, item_id=r.item, output_index=0,
+                                 content_index=0, delta=ev["delta"])
+            elif ev.get("final"):
+                r.text = ev["text"]
+        elif kind == "reply.audio.start":
+            self._audio_turn = turn
+        elif kind == "reply.audio.end":
+            self._audio_turn = None
+            r = self._responses.get(turn)
+            if r is not None and r.audio and not r.done:
+                await self._emit("response.output_audio.done", response_id=r.id, item_id=r.item,
+                                 output_index=0, content_index=0)
+        elif kind == "reply.audio.stop":  # a barge-in or response.cancel
+            if self._audio_turn == turn:
+                self._audio_turn = None
+            await self._close(turn, "cancelled")
+        elif kind == "reply.interrupted":
+            await self._close(turn, "cancelled")
+        elif kind == "turn.metrics":
+            await self._close(turn, "completed", ev.get("latency_ms"), ev.get("stats"))
+        elif kind == "error":
+            code = ev.get("code", "error")
+            if code == "turn_failed" and turn is not None:
+                await self._close(turn, "failed")
+            await self._error(code, ev.get("message", ""))
+
+    async def _open(self, turn: int, user_item: str | None) -> _Response:
+        r = self._responses.get(turn)
+        if r is None:
+            r = self._responses[turn] = _Response(turn, user_item)
+            await self._emit("response.created", response=self._describe(r, "in_progress"))
+            await self._emit("response.output_item.added", response_id=r.id, output_index=0,
+                             item=self._assistant_item(r, "in_progress"))
+        return r
+
+    async def _close(self, turn: int, status: str, latency: dict | None = None,
+                     stats: dict | None = None) -> None:
+        r = self._responses.get(turn)
+        if r is None or r.done:
+            return
+        if status == "completed":
+            name = "response.output_text.done" if self.text_only else \
+                "response.output_audio_transcript.done"
+            key = "text" if self.text_only else "transcript"
+            await self._emit(name, response_id=r.id, item_id=r.item, output_index=0,
+                             content_index=0, **{key: r.text})
+        r.done = True
+        item_status = "completed" if status == "completed" else "incomplete"
+        await self._emit("response.output_item.done", response_id=r.id, output_index=0,
+                         item=self._assistant_item(r, item_status))
+        resp = self._describe(r, status)
+        if latency or stats:
+            resp["metadata"] = {"diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
+        await self._emit("response.done", response=resp)
+        self._last_item = r.item
+        for old in [t for t in self._responses if t < turn - 8]:  # keep the map small
+            del self._responses[old]
+
+    def _describe(self, r: _Response, status: str) -> dict:
+        out = [] if status == "in_progress" else [self._assistant_item(r, "completed")]
+        return {"id": r.id, "object": "realtime.response", "status": status,
+                "output": out, "conversation_id": self.session_id,
+                "output_modalities": ["text"] if self.text_only else ["audio"]}
+
+    def _assistant_item(self, r: _Response, status: str) -> dict:
+        kind = "output_text" if self.text_only else "output_audio"
+        key = "text" if self.text_only else "transcript"
+        content = [] if status == "in_progress" else [{"type": kind, key: r.text}]
+        return {"id": r.item, "object": "realtime.item", "type": "message", "role": "assistant",
+                "status": status, "content": content}
+
+    def describe(self) -> dict:
+        """The session as ``session.created/updated`` describe it."""
+        fmt_in = {"type": "audio/pcm", "rate": self.in_rate}
+        fmt_out = {"type": "audio/pcm", "rate": self.out_rate}
+        td = {"type": "server_vad"} if self.server_vad else None
+        return {
+            "type": "realtime", "object": "realtime.session", "id": self.session_id,
+            "model": self.model,
+            "output_modalities": ["text"] if self.text_only else ["audio"],
+            "instructions": self.instructions, "tools": self.tools,
+            "audio": {
+                "input": {"format": fmt_in, "turn_detection": td,
+                          "transcription": {"model": "whisper"}},
+                "output": {"format": fmt_out, "voice": "piper"},
+            },
+        }
+
+    async def _emit(self, type_: str, **fields: Any) -> None:
+        assert type_ in SERVER_EVENTS, type_
+        await self.ws.send(json.dumps({"type": type_, "event_id": _id("event"), **fields}))
+
+    async def _error(self, code: str, message: str, param: str | None = None) -> None:
+        kind = "server_error" if code in ("internal", "turn_failed") else "invalid_request_error"
+        await self._emit("error", error={"type": kind, "code": code, "message": message,
+                                         "param": param})
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.ws.close(code, reason)
+
+
+def _pcm_rate(fmt: Any, param: str, current: int) -> int:
+    if fmt is None:
+        return current
+    if not isinstance(fmt, dict) or fmt.get("type") != "audio/pcm":
+        raise RealtimeError("invalid_value", "only audio/pcm (16-bit PCM) is supported", param)
+    rate = fmt.get("rate", 24000)
+    if rate not in RATES:
+        raise RealtimeError("invalid_value", f"audio/pcm rate must be one of {RATES}", param)
+    return rate
+
+
+def _user_item(item_id: str, text: str | None = None, audio: bool = False) -> dict:
+    content = [{"type": "input_audio", "transcript": None}] if audio else \
+        [{"type": "input_text", "text": text}]
+    return {"id": item_id, "object": "realtime.item", "type": "message", "role": "user",
+            "status": "completed", "content": content}
+
+
+def transcriber(models: Any) -> Callable[[np.ndarray], Awaitable[str]]:
+    """``transcribe(audio)`` on ``models``' Whisper, off the event loop."""
+
+    async def transcribe(audio: np.ndarray) -> str:
+        return await asyncio.to_thread(models.asr.transcribe, audio)
+
+    return transcribe

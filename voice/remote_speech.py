@@ -1,0 +1,128 @@
+"""Speech recognition and synthesis on another machine: any OpenAI-compatible audio endpoint
+(our own ``/v1/audio/*``, vLLM's Whisper server, OpenAI), as ``assistant.llm_url`` does for the LLM.
+
+``asr.url`` gives a :class:`RemoteTranscriber` and ``tts.url`` a :class:`RemoteSynthesizer`; each
+has the local stage's interface (``load``, ``transcribe`` / ``synthesize_stream``,
+``sample_rate``), so the pipeline does not know where its audio is processed. Calls block and
+run in the pipeline's worker threads, like the local models.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import urllib.error
+import urllib.request
+import uuid
+import wave
+from collections.abc import Iterator
+
+import numpy as np
+
+from voice.audio import SAMPLE_RATE
+from voice.tts import SpeechChunk, split_sentences
+
+SPEECH_RATE = 24000  # OpenAI's pcm output: 16-bit mono at 24 kHz
+_TIMEOUT_S = 60
+
+
+class RemoteSpeechError(Exception):
+    """The remote audio endpoint failed; the message is one line."""
+
+
+def _base(url: str) -> str:
+    url = url.rstrip("/")
+    return url if url.endswith("/v1") else url + "/v1"
+
+
+def _call(req: urllib.request.Request) -> urllib.response.addinfourl:
+    try:
+        return urllib.request.urlopen(req, timeout=_TIMEOUT_S)
+    except urllib.error.HTTPError as e:
+        try:
+            msg = json.loads(e.read()).get("error", {}).get("message", "")
+        except Exception:
+            msg = ""
+        raise RemoteSpeechError(f"{req.full_url} answered HTTP {e.code} {msg}".strip()) from None
+    except (urllib.error.URLError, OSError) as e:
+        raise RemoteSpeechError(f"cannot reach {req.full_url}: {getattr(e, 'reason', e)}") from None
+
+
+class RemoteTranscriber:
+    """``POST {url}/audio/transcriptions`` with the utterance as a 16 kHz WAV."""
+
+    def __init__(self, url: str, model: str = "whisper-1", api_key: str = "") -> None:
+        self.url = _base(url) + "/audio/transcriptions"
+        self.model, self.api_key = model or "whisper-1", api_key
+
+    def load(self) -> None:
+        """Nothing to load here; the endpoint is asked on the first turn."""
+
+    def transcribe(self, audio: np.ndarray) -> str:
+        a = np.asarray(audio)
+        if len(a) == 0:
+            return ""
+        if a.dtype != np.int16:
+            a = (np.clip(a, -1.0, 1.0) * 32767).astype(np.int16)
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(SAMPLE_RATE)
+            w.writeframes(a.astype("<i2").tobytes())
+        boundary = uuid.uuid4().hex
+        fields = [("model", self.model), ("response_format", "json"), ("language", "en")]
+        body = b"".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+            for k, v in fields
+        )
+        body += (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="turn.wav"\r\nContent-Type: audio/wav\r\n\r\n'
+        ).encode() + buf.getvalue() + f"\r\n--{boundary}--\r\n".encode()
+        req = urllib.request.Request(self.url, data=body, headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Authorization": f"Bearer {self.api_key or 'none'}",
+        })
+        with _call(req) as resp:
+            try:
+                return str(json.loads(resp.read())["text"]).strip()
+            except (ValueError, KeyError, TypeError):
+                raise RemoteSpeechError(f"{self.url} answered no transcript") from None
+
+
+class RemoteSynthesizer:
+    """``POST {url}/audio/speech`` (``pcm``) sentence by sentence; audio is yielded as it
+    arrives, so the first words can play before the sentence is complete."""
+
+    sample_rate = SPEECH_RATE
+
+    def __init__(
+        self, url: str, model: str = "tts-1", voice: str = "alloy", api_key: str = ""
+    ) -> None:
+        self.url = _base(url) + "/audio/speech"
+        self.model, self.voice, self.api_key = model or "tts-1", voice or "alloy", api_key
+
+    def load(self) -> None:
+        """Nothing to load here; the endpoint is asked on the first reply."""
+
+    def synthesize_stream(self, text: str, first_max_chars: int = 40) -> Iterator[SpeechChunk]:
+        for piece in split_sentences(text, first_max_chars):
+            body = {"model": self.model, "voice": self.voice, "input": piece,
+                    "response_format": "pcm"}
+            req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {self.api_key or 'none'}",
+            })
+            with _call(req) as resp:
+                rest = b""
+                while chunk := resp.read(SPEECH_RATE // 5 * 2):  # ~0.2 s at a time
+                    data = rest + chunk
+                    rest = data[len(data) // 2 * 2 :]
+                    pcm = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(np.int16)
+                    if len(pcm):
+                        yield SpeechChunk(piece, pcm, SPEECH_RATE)
+
+    def synthesize(self, text: str) -> np.ndarray:
+        chunks = [c.audio for c in self.synthesize_stream(text)]
+        return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)

@@ -10,8 +10,10 @@ Every utterance the server detects (``speech.stopped``) is followed by its turn 
 outcome: answered (reply audio arrived), silent (an empty reply: nothing to say aloud), error
 (``turn_failed``), interrupted (speech that went on barged into it; the server carries it into
 the next turn), or busy. A turn with no outcome within 30 s is lost, and so is a prompt the
-server never heard. Latency is the end of speech (the server's ``speech_end_ms``, on the
-client's clock) to the first reply audio frame at the client. The client sends
+server never heard. Latency is what the user feels: the audible end of the prompt (the end of
+its last 10 ms frame within 35 dB of the loudest, found in the audio the client sent, on the
+client's clock) to the first reply audio frame at the client. The old figure, from the
+server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sends
 ``playback.done`` as soon as a reply's audio has arrived: it plays nothing, so the assistant is
 silent again at once.
 
@@ -52,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from voice.audio import SAMPLE_RATE, read_wav  # noqa: E402
-from voice.vad import segment  # noqa: E402
+from voice.vad import audible_end, segment  # noqa: E402
 
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends
 SILENCE = np.zeros(FRAME, dtype=np.int16).tobytes()
@@ -67,6 +69,11 @@ OUTCOMES = ("answered", "silent", "error", "interrupted", "busy")
 class Clip:
     name: str
     audio: np.ndarray  # int16, with silence before and after
+    audible_end: int = -1  # samples into ``audio`` where it stops being audible (-1: find it)
+
+    def __post_init__(self) -> None:
+        if self.audible_end < 0:
+            self.audible_end = audible_end(self.audio)
 
 
 @dataclass
@@ -80,7 +87,8 @@ class Turn:
 
 @dataclass
 class Stats:
-    latencies_ms: list[float] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)  # from the audible end
+    vad_latencies_ms: list[float] = field(default_factory=list)  # from the server's speech_end
     clips: int = 0  # prompts spoken
     turns: int = 0  # utterances the server detected
     outcomes: collections.Counter = field(default_factory=collections.Counter)
@@ -189,6 +197,7 @@ class Conversation:
             k += 1
             st.clips += 1
             before = set(self.turns)
+            heard_end = self.t0 + (self.sent + clip.audible_end) / SAMPLE_RATE
             for i in range(0, len(clip.audio), FRAME):
                 await self._send(clip.audio[i : i + FRAME].tobytes())
             ended = self.clock()
@@ -209,7 +218,9 @@ class Conversation:
                     continue
                 st.outcomes[t.outcome] += 1
                 if t.outcome == "answered" and t.first_audio is not None:
-                    st.latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
+                    st.vad_latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
+                    if t is new[-1]:  # the turn that ends where the prompt stops being audible
+                        st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
             for _ in range(round(GAP_S * SAMPLE_RATE / FRAME)):
                 await self._send(SILENCE)
 
@@ -346,6 +357,285 @@ class ServerProcess:
             self.proc.kill()
 
 
+# --- adversarial mode (--adversarial): hostile and careless clients beside normal users --------
+ADVERSARIES = ("burst_pause", "square_wave", "never_reads", "idle")
+RSS_EVERY_S = 5.0
+
+
+@dataclass
+class Adversary:
+    """What one adversarial client did, and what the server told it about its CPU use."""
+
+    kind: str
+    connections: int = 0
+    closed_by_server: collections.Counter = field(default_factory=collections.Counter)
+    audio_s: float = 0.0  # microphone audio it sent
+    worker_s: float | None = None  # its session's Whisper/Piper worker time (turn.metrics)
+    server_audio_s: float | None = None
+    turns: int = 0
+    errors: collections.Counter = field(default_factory=collections.Counter)
+
+
+def speech_audio(clips: list[Clip]) -> np.ndarray:
+    """The prompts' speech, without the silence around it, back to back."""
+    parts = []
+    for c in clips:
+        loud = np.nonzero(np.abs(c.audio.astype(np.int32)) > 500)[0]
+        if len(loud):
+            parts.append(c.audio[loud[0] : loud[-1] + 1])
+    return np.concatenate(parts)
+
+
+def burst_pause_audio(speech: np.ndarray, seconds: float = 20.0) -> np.ndarray:
+    """300 ms of speech, 200 ms of silence, for ``seconds``: a pause at every half second that
+    asks for speculative recognition, never long enough to end the turn."""
+    burst, pause = int(0.3 * SAMPLE_RATE), np.zeros(int(0.2 * SAMPLE_RATE), dtype=np.int16)
+    parts = []
+    for i in range(int(seconds / 0.5)):
+        start = (i * burst) % (len(speech) - burst)
+        parts += [speech[start : start + burst], pause]
+    return np.concatenate(parts)
+
+
+def square_wave(seconds: float, hz: float = 440.0) -> np.ndarray:
+    """Full-scale square wave. webrtcvad calls 200-1000 Hz speech (4 kHz, which made the old
+    temperature fallback re-decode for 9.5 s, is not speech to it), so this one makes turns:
+    a forced endpoint every vad.max_utterance_ms, each a long utterance for Whisper."""
+    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    return np.where(np.sin(2 * np.pi * hz * t + 0.1) >= 0, 32767, -32767).astype(np.int16)
+
+
+async def _adversary_reader(ws, adv: Adversary) -> None:
+    async for msg in ws:
+        if isinstance(msg, bytes):
+            continue
+        ev = json.loads(msg)
+        if ev.get("type") == "turn.metrics":
+            adv.turns += 1
+            stats = ev.get("stats", {})
+            adv.worker_s = stats.get("session_worker_s", adv.worker_s)
+            adv.server_audio_s = stats.get("session_audio_s", adv.server_audio_s)
+        elif ev.get("type") == "error":
+            adv.errors[ev.get("code")] += 1
+
+
+async def _stream_forever(url: str, audio: np.ndarray, deadline: float, adv: Adversary) -> None:
+    """Send ``audio`` in a loop at real-time pace until ``deadline``, reading every event."""
+    import websockets
+
+    while time.perf_counter() < deadline:
+        try:
+            async with websockets.connect(url, max_size=2**24) as ws:
+                adv.connections += 1
+                rx = asyncio.create_task(_adversary_reader(ws, adv))
+                t0, sent = time.perf_counter(), 0
+                try:
+                    while time.perf_counter() < deadline:
+                        chunk = audio[sent % len(audio) :][:FRAME]
+                        delay = t0 + sent / SAMPLE_RATE - time.perf_counter()
+                        if delay > 0:
+                            await asyncio.sleep(delay)
+                        await ws.send(chunk.tobytes())
+                        sent += len(chunk)
+                        adv.audio_s += len(chunk) / SAMPLE_RATE
+                finally:
+                    rx.cancel()
+        except websockets.exceptions.ConnectionClosed as e:
+            adv.closed_by_server[e.rcvd.code if e.rcvd else 1006] += 1
+        except (OSError, websockets.exceptions.InvalidStatus):
+            await asyncio.sleep(1.0)
+
+
+async def _never_reads(url: str, deadline: float, adv: Adversary) -> None:
+    """Asks for 192 kHz audio, types a question every 3 s, never reads; reconnects if closed."""
+    import websockets
+
+    while time.perf_counter() < deadline:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        try:
+            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", _port_of(url)))
+            async with websockets.connect(url, sock=sock, max_queue=1, max_size=2**24) as ws:
+                adv.connections += 1
+                await ws.send(json.dumps({"type": "session.config", "output_sample_rate": 192000}))
+                while time.perf_counter() < deadline:
+                    await ws.send(json.dumps({"type": "text.input", "text": "tell me a joke"}))
+                    await asyncio.sleep(3.0)
+        except websockets.exceptions.ConnectionClosed as e:
+            adv.closed_by_server[e.rcvd.code if e.rcvd else 1006] += 1
+        except (OSError, websockets.exceptions.InvalidStatus, TimeoutError):
+            sock.close()
+            await asyncio.sleep(1.0)
+
+
+async def _idle(url: str, deadline: float, adv: Adversary) -> None:
+    """Holds a session and says nothing; reconnects if the server closes it."""
+    import websockets
+
+    while time.perf_counter() < deadline:
+        try:
+            async with websockets.connect(url, max_size=2**24) as ws:
+                adv.connections += 1
+                await asyncio.wait_for(_adversary_reader(ws, adv), deadline - time.perf_counter())
+        except websockets.exceptions.ConnectionClosed as e:
+            adv.closed_by_server[e.rcvd.code if e.rcvd else 1006] += 1
+        except TimeoutError:
+            return
+        except (OSError, websockets.exceptions.InvalidStatus):
+            await asyncio.sleep(1.0)
+
+
+def _port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1].split("/", 1)[0])
+
+
+def proc_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    try:
+        fields_ = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields_[11]) + int(fields_[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class RssSampler:
+    """The server's RSS every few seconds, labelled with the phase it was taken in."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.samples = pid, []  # (seconds since start, phase, MB)
+        self.phase = "start"
+        self._stop = threading.Event()
+        self._t0 = time.perf_counter()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(RSS_EVERY_S):
+            self.sample()
+
+    def sample(self) -> float:
+        mb = rss_mb(self.pid)[0]
+        self.samples.append((round(time.perf_counter() - self._t0, 1), self.phase, mb))
+        return mb
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+async def adversarial_phase(
+    url: str, clips: list[Clip], seconds: float, users: int, adversaries: bool
+) -> tuple[Stats, list[Adversary]]:
+    """``users`` normal conversations for ``seconds``, with one adversary of each kind or not."""
+    st = Stats()
+    advs = [Adversary(k) for k in ADVERSARIES] if adversaries else []
+    deadline = time.perf_counter() + seconds
+    speech = speech_audio(clips)
+    jobs = [session(url, clips, deadline, i, st) for i in range(users)]
+    for adv in advs:
+        if adv.kind == "burst_pause":
+            jobs.append(_stream_forever(url, burst_pause_audio(speech), deadline, adv))
+        elif adv.kind == "square_wave":
+            jobs.append(_stream_forever(url, square_wave(10.0), deadline, adv))
+        elif adv.kind == "never_reads":
+            jobs.append(_never_reads(url, deadline, adv))
+        else:
+            jobs.append(_idle(url, deadline, adv))
+    await asyncio.gather(*jobs)
+    return st, advs
+
+
+def adversarial_main(args: argparse.Namespace) -> int:
+    """Unloaded, then the same normal users beside one adversary of each kind, then after."""
+    clips = load_clips()
+    port = free_port()
+    server = ServerProcess(port, ["server.max_sessions=16", *args.set])
+    try:
+        if not server.wait_ready(1800):  # a busy shared machine loads the models slowly
+            print("load: the server did not start:", *server.tail, sep="\n", file=sys.stderr)
+            return 1
+        url = f"ws://127.0.0.1:{port}/ws"
+        pid = server.proc.pid
+        rss = RssSampler(pid)
+        rows = []
+        print(
+            f"{'phase':>9} {'turns':>6} {'answered':>8} {'lost':>5} {'p50 ms':>7} {'p90 ms':>7} "
+            f"{'RSS MB':>7} {'CPU s':>6} {'audio s':>7} {'CPU/aud':>7}"
+        )
+        for phase, with_adv in (("unloaded", False), ("loaded", True)):
+            rss.phase = phase
+            rss.sample()
+            cpu0 = proc_cpu_s(pid)
+            st, advs = asyncio.run(
+                adversarial_phase(url, clips, args.seconds, args.users, with_adv)
+            )
+            cpu = proc_cpu_s(pid) - cpu0
+            mb = rss.sample()
+            audio = args.seconds * args.users + sum(a.audio_s for a in advs)
+            row = {
+                "phase": phase, "turns": st.turns, "answered": st.outcomes["answered"],
+                "lost": st.lost + st.unheard, "p50_ms": pct(st.latencies_ms, 50),
+                "p90_ms": pct(st.latencies_ms, 90), "rss_mb": mb, "server_cpu_s": round(cpu, 1),
+                "audio_s": round(audio, 1),
+                "server_cpu_per_audio_s": round(cpu / audio, 2) if audio else None,
+                "adversaries": {
+                    a.kind: {
+                        "connections": a.connections,
+                        "closed_by_server": dict(a.closed_by_server),
+                        "audio_s": round(a.audio_s, 1),
+                        "turns": a.turns,
+                        "errors": dict(a.errors),
+                        "worker_s": a.worker_s,
+                        "worker_s_per_audio_s": (
+                            round(a.worker_s / a.server_audio_s, 3)
+                            if a.worker_s is not None and a.server_audio_s
+                            else None
+                        ),
+                    }
+                    for a in advs
+                },
+            }
+            rows.append(row)
+            print(
+                f"{phase:>9} {st.turns:>6} {row['answered']:>8} {row['lost']:>5} "
+                f"{row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} {mb:>7} "
+                f"{row['server_cpu_s']:>6} {row['audio_s']:>7} "
+                f"{row['server_cpu_per_audio_s'] or '-':>7}",
+                flush=True,
+            )
+            for kind, a in row["adversaries"].items():
+                print(f"{'':>9}   {kind}: {json.dumps(a)}", flush=True)
+            if server.proc.poll() is not None:
+                print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
+                return 1
+        rss.phase = "after"
+        time.sleep(10.0)
+        after = rss.sample()
+        rss.stop()
+        base, loaded = rows
+        print("server RSS over time:", ", ".join(f"{t:g}s {p} {m:g} MB" for t, p, m in rss.samples))
+        ratio = (
+            round(loaded["p50_ms"] / base["p50_ms"], 2)
+            if loaded["p50_ms"] and base["p50_ms"] else None
+        )
+        growth = round(loaded["rss_mb"] - base["rss_mb"], 1)
+        verdict = {
+            "p50_loaded_over_unloaded": ratio,
+            "p90_loaded_over_unloaded": (
+                round(loaded["p90_ms"] / base["p90_ms"], 2)
+                if loaded["p90_ms"] and base["p90_ms"] else None
+            ),
+            "rss_growth_mb": growth,
+            "rss_after_mb": after,
+            "within_2x": ratio is not None and ratio <= 2.0,
+            "rss_within_150mb": growth <= 150.0,
+        }
+        print(json.dumps({"phases": rows, "rss": rss.samples, **verdict}))
+        return 0 if verdict["within_2x"] and verdict["rss_within_150mb"] else 1
+    finally:
+        server.stop()
+
+
 # --- API mode -------------------------------------------------------------------------------
 API_QUESTIONS = [
     "What is seven times eight?", "What is the capital of France?", "Who are you?",
@@ -475,6 +765,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", default="1,2,4,8", help="comma-separated session counts")
     ap.add_argument("--seconds", type=float, default=60.0, help="per session count (≤ 600)")
     ap.add_argument("--set", action="append", default=[], help="config override for the server")
+    ap.add_argument(
+        "--adversarial", action="store_true",
+        help="--users normal users for --seconds unloaded, then again beside one adversary of "
+        "each kind (burst-pause speech, square wave, never reads, idle); compares latency/RSS",
+    )
+    ap.add_argument("--users", type=int, default=1, help="normal users in --adversarial mode")
     ap.add_argument("--api", action="store_true", help="load the OpenAI text API instead")
     ap.add_argument(
         "--protocols", default="ws",
@@ -488,6 +784,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=3, help="--api: streamed requests per client")
     ap.add_argument("--max-tokens", type=int, default=32, help="--api: max_tokens per request")
     args = ap.parse_args(argv)
+    if args.adversarial:
+        if not 1 <= args.users <= 8 or not 10 <= args.seconds <= 600:
+            print("load: --users must be 1..8 and --seconds 10..600", file=sys.stderr)
+            return 2
+        return adversarial_main(args)
     if args.api:
         return api_main(args)
     try:
@@ -524,7 +825,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{'protocol':>8} {'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} "
             f"{'silent':>6} "
             f"{'errors':>6} {'interr.':>7} {'busy':>5} {'lost':>5} {'unheard':>7} "
-            f"{'p50 ms':>7} {'p90 ms':>7} {'RSS MB':>7} {'peak MB':>7}"
+            f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7}"
         )
         levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         for proto, n in levels:
@@ -549,6 +850,7 @@ def main(argv: list[str] | None = None) -> int:
                 "sessions_failed": st.sessions_failed,
                 "p50_ms": pct(st.latencies_ms, 50),
                 "p90_ms": pct(st.latencies_ms, 90),
+                "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
                 "server_rss_mb": rss,
                 "server_peak_rss_mb": peak,
             }
@@ -558,6 +860,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['silent']:>6} "
                 f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
                 f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
+                f"{row['vad_end_p50_ms'] or '-':>7} "
                 f"{rss:>7} {peak:>7}",
                 flush=True,
             )

@@ -86,8 +86,8 @@ class EngineWorker:
         stream: bool = False,
         request_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
-        prompt_ids: list[int] | None = None,
         tools: list[dict] | None = None,
+        prompt_ids: list[int] | None = None,
     ) -> RequestHandle:
         """Queue a conversation (or raw ``prompt_ids``, which ``messages`` must then leave None);
         bad requests raise :class:`RequestError` here, synchronously."""

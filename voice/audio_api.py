@@ -8,7 +8,6 @@ Models run in worker threads; the event loop never waits on them.
 
 from __future__ import annotations
 
-import asyncio
 import struct
 import time
 from collections.abc import AsyncIterator
@@ -84,7 +83,11 @@ async def transcriptions(models: Any, request: Request) -> Response:
         raise ApiError(400, f"the file is not audio this server can read (WAV only): {e}",
                        "file") from None
     t0 = time.perf_counter()
-    text = await asyncio.to_thread(models.asr.transcribe, audio)
+    lane = models.scheduler.lane("audio-api")  # Whisper is shared fairly with voice sessions
+    try:
+        text = await lane.run(models.asr.transcribe, audio)
+    finally:
+        lane.close()
     if fmt == "text":
         return PlainTextResponse(text)
     if fmt == "json":
@@ -108,15 +111,20 @@ async def speech(models: Any, request: Request, max_body_bytes: int) -> Response
     tts = models.tts
 
     async def chunks() -> AsyncIterator[bytes]:
-        """Synthesised sentence by sentence in a thread; each leaves as soon as it is ready."""
+        """Synthesised sentence by sentence on the shared workers (fairly, with the voice
+        sessions); each sentence leaves as soon as it is ready."""
         it = iter(tts.synthesize_stream(req.input))
         done = object()
-        if req.response_format == "wav":
-            yield _wav_header(SPEECH_RATE)
-        while (c := await asyncio.to_thread(next, it, done)) is not done:
-            pcm = resample(c.audio, c.sample_rate, SPEECH_RATE) if c.sample_rate != SPEECH_RATE \
-                else c.audio
-            yield np.asarray(pcm, dtype="<i2").tobytes()
+        lane = models.scheduler.lane("audio-api")
+        try:
+            if req.response_format == "wav":
+                yield _wav_header(SPEECH_RATE)
+            while (c := await lane.run(next, it, done)) is not done:
+                pcm = c.audio if c.sample_rate == SPEECH_RATE else \
+                    resample(c.audio, c.sample_rate, SPEECH_RATE)
+                yield np.asarray(pcm, dtype="<i2").tobytes()
+        finally:
+            lane.close()
 
     media = "audio/wav" if req.response_format == "wav" else "audio/pcm"
     return StreamingResponse(chunks(), media_type=media)

@@ -28,6 +28,7 @@ import numpy as np
 
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.endpoint import is_complete
 from voice.frames import (
     EndFrame,
     ErrorFrame,
@@ -41,6 +42,7 @@ from voice.frames import (
     TurnMetricsFrame,
 )
 from voice.llm import LLMError, LocalLLM, RemoteLLM
+from voice.scheduler import Scheduler
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
 
@@ -75,6 +77,7 @@ class TurnRecord:
     speculative: bool = False  # the reply was prepared during a pause
     interrupted: bool = False
     taken_back: bool = False  # a false start: the user went on; the whole utterance goes on
+    endpoint: str = "silence"  # what ended the turn: "silence", or a "complete" transcript
     error: str | None = None
 
     @property
@@ -95,6 +98,7 @@ class TurnRecord:
             "reply": self.reply,
             "latency_ms": self.latency_ms,
             "speculative": self.speculative,
+            "endpoint": self.endpoint,
             "llm": self.stats,
         }
         if self.interrupted:
@@ -125,6 +129,7 @@ class Models:
             language=a.language,
             beam_size=a.beam_size,
             window_s=a.window_s,
+            max_rtf=a.max_rtf,
             progress=progress,
         ) if not a.url else RemoteTranscriber(a.url, api_key=a.api_key)  # asr.url: elsewhere
         self.tts: Synthesizer | RemoteSynthesizer = Synthesizer(
@@ -143,8 +148,12 @@ class Models:
             self.llm = LocalLLM.load(cfg.engine, cfg.sampling)
         self.asr.load()
         self.tts.load()
+        c = cfg.scheduler
+        # Every conversation's Whisper and Piper calls go through here, fairly (scheduler.py).
+        self.scheduler = Scheduler(c.workers, c.speculative_share, c.max_jobs_per_session)
 
     def close(self) -> None:
+        self.scheduler.close()
         self.llm.close()
 
 
@@ -238,7 +247,8 @@ class _Speculation:
     """Work started at a pause of the utterance still being spoken."""
 
     paused: SpeechPaused
-    task: asyncio.Task
+    task: asyncio.Task | None = None
+    transcript: str | None = None  # known once its ASR is done
 
 
 @dataclass
@@ -281,6 +291,7 @@ class Pipeline:
         self.m, self.cfg, self.sink, self.clock = models, cfg, sink, clock
         self._on_frame, self._on_turn = on_frame, on_turn
         self.detector = TurnDetector(SAMPLE_RATE, **cfg.vad.detector_args())
+        self.jobs = models.scheduler.lane()  # this conversation's share of Whisper and Piper
         self.history: list[dict] = []
         self.records: list[TurnRecord] = []
         self.realtime = True
@@ -295,6 +306,7 @@ class Pipeline:
         self._lag_task: asyncio.Task | None = None
         self._lag_max = 0.0
         self._closed = False
+        self._smart = False  # transcript-aware endpointing (set by start)
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -310,6 +322,10 @@ class Pipeline:
         """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
+        v = self.cfg.vad
+        self._smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
+        # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
+        self.detector.set_end_ms(v.incomplete_ms if self._smart else v.end_ms)
         if self._lag_task is None:
             self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
 
@@ -319,6 +335,7 @@ class Pipeline:
             self.start()
         for ev in self.detector.feed(chunk):
             await self._on_event(ev)
+        await self._decide()
 
     async def finish(self) -> None:
         """End of input: close an open turn, wait for the answer and its playback."""
@@ -348,6 +365,7 @@ class Pipeline:
             self._lag_task.cancel()
             await asyncio.gather(self._lag_task, return_exceptions=True)
         self._lag_task = None
+        self.jobs.close()
         self.emit(EndFrame(self._last_id))
 
     def reset(self) -> None:
@@ -383,10 +401,11 @@ class Pipeline:
             if self.cfg.assistant.speculative and self.realtime and not self._closed:
                 self._cancel_spec()
                 self.speculative_started += 1
-                task = asyncio.create_task(
-                    self._prepare(self._with_carry(ev.audio), speculative=True), name="spec"
+                spec = _Speculation(ev)
+                spec.task = asyncio.create_task(
+                    self._prepare(self._with_carry(ev.audio), spec), name="spec"
                 )
-                self._spec = _Speculation(ev, task)
+                self._spec = spec
         elif isinstance(ev, SpeechResumed):
             if self._spec is not None:
                 self.speculative_cancelled += 1
@@ -394,9 +413,19 @@ class Pipeline:
         elif isinstance(ev, SpeechEnded):
             await self._on_end(ev, self.clock())
 
-    async def _on_end(self, ev: SpeechEnded, detected: float) -> None:
+    async def _decide(self) -> None:
+        """Smart endpoint: at a pause whose transcript is complete, the turn is over."""
+        s = self._spec
+        if not self._smart or s is None or s.transcript is None:
+            return
+        quiet_ms = (self.detector.position - s.paused.audible_end) * 1000 / SAMPLE_RATE
+        if quiet_ms >= self.cfg.vad.complete_ms and is_complete(s.transcript):
+            for ev in self.detector.end_now():
+                await self._on_end(ev, self.clock(), "complete")
+
+    async def _on_end(self, ev: SpeechEnded, detected: float, why: str = "silence") -> None:
         await self._interrupt()
-        rec = TurnRecord(self._new_id())
+        rec = TurnRecord(self._new_id(), endpoint=why)
         self.emit(
             SpeechStoppedFrame(rec.turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced)
         )
@@ -447,7 +476,8 @@ class Pipeline:
 
     def _cancel_spec(self) -> None:
         if self._spec is not None:
-            self._spec.task.cancel()
+            if self._spec.task is not None:
+                self._spec.task.cancel()
             self._spec = None
 
     # --- the one way to interrupt -------------------------------------------------------
@@ -516,14 +546,16 @@ class Pipeline:
             hist = hist[2:]
         return system + hist + user
 
-    async def _transcribe(self, audio: np.ndarray) -> str:
-        return (await asyncio.to_thread(self.m.asr.transcribe, audio)).strip()
+    async def _transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
+        text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
+        return text.strip()
 
-    async def _prepare(self, audio: np.ndarray, speculative: bool) -> _Prepared:
+    async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio)
+        p.transcript = await self._transcribe(audio, speculative=True)
         p.stamps["asr_done"] = self.clock()
+        spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
             return p
         rid = f"spec-{id(self)}-{self.speculative_started}"
@@ -544,7 +576,7 @@ class Pipeline:
         p.reply, p.stats = reply.text, reply.stats
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces:
-            p.first_audio = await asyncio.to_thread(self._synth, p.pieces[0])
+            p.first_audio = await self._synth(p.pieces[0], speculative=True)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 
@@ -552,8 +584,8 @@ class Pipeline:
         """Runs in a worker thread: the prompt is built (tokenised) there too."""
         return self.m.llm.stream(self.messages_for(transcript), on_text, rid)
 
-    def _synth(self, text: str) -> list:
-        return list(self.m.tts.synthesize_stream(text, 10**6))
+    async def _synth(self, text: str, speculative: bool = False) -> list:
+        return await self.jobs.run(_synthesize_all, self.m.tts, text, speculative=speculative)
 
     async def _answer(self, turn: Turn, spec: asyncio.Task | None, text: str | None) -> None:
         """Transcribe (or take the speculative work), reply, speak. Cancelled by _interrupt."""
@@ -562,6 +594,7 @@ class Pipeline:
         try:
             prepared: _Prepared | None = None
             if spec is not None:
+                self.jobs.promote()  # the user now waits for what was speculative
                 try:
                     prepared = await spec
                 except Exception:
@@ -589,7 +622,10 @@ class Pipeline:
             else:
                 await self._stream_reply(turn)
             rec.spoken = rec.reply
-            if rec.reply and not _RESET.match(_norm(rec.transcript)):
+            if not rec.reply.strip():  # never a silent turn: say that nothing came back
+                rec.error = "the model gave an empty reply"
+                self.emit(ErrorFrame(rec.turn, rec.error))
+            elif not _RESET.match(_norm(rec.transcript)):
                 self._remember(turn, rec.transcript, rec.reply)
         except LLMError as e:
             rec.error = str(e)
@@ -630,7 +666,7 @@ class Pipeline:
             chunks = (
                 p.first_audio
                 if i == 0 and p.first_audio
-                else await asyncio.to_thread(self._synth, piece)
+                else await self._synth(piece)
             )
             rec.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(turn, chunks, piece)
@@ -681,7 +717,7 @@ class Pipeline:
 
     async def _speak_queue(self, turn: Turn, pieces: asyncio.Queue) -> None:
         while (piece := await pieces.get()) is not None:
-            chunks = await asyncio.to_thread(self._synth, piece)
+            chunks = await self._synth(piece)
             turn.record.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(turn, chunks, piece)
 
@@ -691,6 +727,10 @@ class Pipeline:
             t = self.clock()
             await asyncio.sleep(interval)
             self._lag_max = max(self._lag_max, self.clock() - t - interval)
+
+
+def _synthesize_all(tts, text: str) -> list:
+    return list(tts.synthesize_stream(text, 10**6))
 
 
 def _norm(text: str) -> str:

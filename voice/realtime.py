@@ -20,7 +20,6 @@ See docs/realtime.md for what is supported and what is not.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import json
@@ -123,7 +122,6 @@ class RealtimeTransport:
         self._typed_turn_item: str | None = None  # the item of the text.input just sent
         self._last_item: str | None = None
         self._audio_turn: int | None = None
-        self._sent_created = False
 
     # --- client → session ---------------------------------------------------------------------
     def __aiter__(self) -> RealtimeTransport:
@@ -136,6 +134,9 @@ class RealtimeTransport:
                 await self._client_event(message)
             except RealtimeError as e:
                 await self._error(e.code, str(e), e.param)
+            except Exception:  # a bug must not end the conversation
+                log.exception("realtime %s: handling a client event failed", self.session_id)
+                await self._error("internal", "the server failed to handle that event")
         return self._pending.pop(0)
 
     def _feed(self, message: str | bytes) -> None:
@@ -319,6 +320,12 @@ class RealtimeTransport:
 
     # --- session → client ---------------------------------------------------------------------
     async def send(self, message: str | bytes) -> None:
+        try:
+            await self._translate(message)
+        except (KeyError, TypeError, ValueError):  # a bug here must not end the session
+            log.exception("realtime %s: translating %.80r failed", self.session_id, message)
+
+    async def _translate(self, message: str | bytes) -> None:
         if isinstance(message, bytes):
             r = self._responses.get(self._audio_turn) if self._audio_turn is not None else None
             if r is not None and not r.done and not self.text_only:
@@ -413,8 +420,10 @@ class RealtimeTransport:
             resp["metadata"] = {"diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
         await self._emit("response.done", response=resp)
         self._last_item = r.item
-        for old in [t for t in self._responses if t < turn - 8]:  # keep the map small
+        for old in [t for t in self._responses if t < turn - 8]:  # keep the maps small
             del self._responses[old]
+        for old in [t for t in self._speech_items if t < turn - 8]:
+            del self._speech_items[old]
 
     def _describe(self, r: _Response, status: str) -> dict:
         out = [] if status == "in_progress" else [self._assistant_item(r, "completed")]
@@ -475,12 +484,3 @@ def _user_item(item_id: str, text: str | None = None, audio: bool = False) -> di
         [{"type": "input_text", "text": text}]
     return {"id": item_id, "object": "realtime.item", "type": "message", "role": "user",
             "status": "completed", "content": content}
-
-
-def transcriber(models: Any) -> Callable[[np.ndarray], Awaitable[str]]:
-    """``transcribe(audio)`` on ``models``' Whisper, off the event loop."""
-
-    async def transcribe(audio: np.ndarray) -> str:
-        return await asyncio.to_thread(models.asr.transcribe, audio)
-
-    return transcribe

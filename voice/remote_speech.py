@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import urllib.error
 import urllib.request
 import uuid
@@ -58,7 +59,9 @@ class RemoteTranscriber:
     def load(self) -> None:
         """Nothing to load here; the endpoint is asked on the first turn."""
 
-    def transcribe(self, audio: np.ndarray) -> str:
+    def transcribe(self, audio: np.ndarray, stop: threading.Event | None = None) -> str:
+        """The endpoint's transcript (``stop`` is accepted for the local interface's sake: a
+        request in flight runs to its end)."""
         a = np.asarray(audio)
         if len(a) == 0:
             return ""

@@ -51,7 +51,7 @@ from voice.openai_api import (
     model_id,
 )
 from voice.pipeline import Models
-from voice.realtime import RealtimeTransport, transcriber
+from voice.realtime import RealtimeTransport
 from voice.session import (  # noqa: F401  (re-exported: the protocol's names)
     AUDIO_BURST_S,
     CLIENT_EVENTS,
@@ -338,8 +338,13 @@ class VoiceServer:
         transport: WebSocketTransport | RealtimeTransport = WebSocketTransport(ws)
         if realtime:
             name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
+            asr = self.models.asr
+
+            async def transcribe(audio):  # on the session's own share of the workers
+                return await session.pipe.jobs.run(asr.transcribe, audio)
+
             transport = RealtimeTransport(
-                transport, transcriber(self.models), ws.query_params.get("model") or name,
+                transport, transcribe, ws.query_params.get("model") or name,
                 set_instructions=lambda text: _instruct(session, text),
             )
         session = Session(transport, self.models, self.cfg, self.audio_burst_s)

@@ -7,8 +7,18 @@ pipeline; ``send`` drains an :class:`Outbox` that the pipeline's frames and the
 audio that has not left yet. Microphone audio may run ahead of real time by at most a few seconds
 (:class:`AudioRateLimiter`).
 
-The connection it is given only needs ``await ws.send(str | bytes)`` and ``async for message in
-ws`` (ending, or raising ``websockets.exceptions.ConnectionClosed``, when the client leaves).
+Bounded per session, whatever the client does: the outbox holds at most
+``server.max_outbox_bytes`` (over it the session's queued reply audio is dropped, and if that is
+not enough the session is closed with :data:`CLOSE_TOO_SLOW`), a send that blocks longer than
+``server.send_timeout_s`` closes it the same way (so a client that stops reading cannot park
+replies, or keepalive pings, behind a full socket), and a session with no message either way for
+``server.idle_timeout_s`` is closed with :data:`CLOSE_IDLE`.
+
+The connection it is given needs ``await ws.send(str | bytes)``, ``async for message in ws``
+(ending, or raising ``websockets.exceptions.ConnectionClosed``, when the client leaves) and
+``await ws.close(code, reason)``; if closing does not finish within :data:`CLOSE_TIMEOUT_S` (the
+client reads nothing, not even the close frame) the connection is dropped with ``ws.abort()``,
+or ``ws.transport.abort()`` where the object has no ``abort``.
 """
 
 from __future__ import annotations
@@ -69,30 +79,64 @@ _FRAME_SAMPLES = 16384  # reply audio leaves in binary frames of at most this ma
 # Microphone audio a session may send ahead of real time before frames are dropped. A browser
 # streams in real time; network jitter or a paused tab bunch frames up by well under this.
 AUDIO_BURST_S = 3.0
-
-
+# Application close codes (docs/protocol.md): 4001 idle too long, 4002 not reading its replies.
+CLOSE_IDLE = 4001
+CLOSE_TOO_SLOW = 4002
+CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not answer: drop the connection
 
 
 class Outbox:
-    """What a session sends, in order; queued audio of a turn can be dropped before it leaves."""
+    """What a session sends, in order; queued audio of a turn can be dropped before it leaves.
 
-    def __init__(self) -> None:
+    ``bytes`` counts what is queued; when a ``put`` takes it over ``max_bytes``, ``on_full`` is
+    called (once per crossing) to make room.
+    """
+
+    def __init__(
+        self, max_bytes: int | None = None, on_full: Callable[[], None] | None = None
+    ) -> None:
         self._items: deque[tuple[str | bytes, int | None]] = deque()  # (message, audio turn)
         self._ready = asyncio.Event()
         self.closed = False
+        self.bytes = 0
+        self.max_bytes, self.on_full = max_bytes, on_full
+        self._making_room = False
 
     def put(self, message: str | bytes, audio_turn: int | None = None) -> None:
-        if not self.closed:
-            self._items.append((message, audio_turn))
-            self._ready.set()
+        if self.closed:
+            return
+        self._items.append((message, audio_turn))
+        self.bytes += len(message)
+        self._ready.set()
+        if (
+            self.max_bytes is not None
+            and self.bytes > self.max_bytes
+            and self.on_full is not None
+            and not self._making_room
+        ):
+            self._making_room = True
+            try:
+                self.on_full()
+            finally:
+                self._making_room = False
+
+    def audio_turns(self) -> set[int]:
+        """Turns with reply audio still queued."""
+        return {t for _, t in self._items if t is not None}
 
     def drop_audio(self, turn: int) -> None:
         """Forget queued audio (and its announcements) of ``turn`` and older turns."""
         self._items = deque(i for i in self._items if i[1] is None or i[1] > turn)
+        self.bytes = sum(len(m) for m, _ in self._items)
 
     def close(self) -> None:
         self.closed = True
         self._ready.set()
+
+    def discard(self) -> None:
+        """Forget everything queued."""
+        self._items.clear()
+        self.bytes = 0
 
     async def get(self) -> str | bytes | None:
         """The next message, or None once closed."""
@@ -101,7 +145,9 @@ class Outbox:
                 return None
             self._ready.clear()
             await self._ready.wait()
-        return self._items.popleft()[0]
+        message = self._items.popleft()[0]
+        self.bytes -= len(message)
+        return message
 
 
 def _event(type_: str, **fields) -> str:
@@ -150,6 +196,10 @@ class WebSocketSink(Sink):
         return start, self._playhead
 
     async def stop(self, turn: int) -> None:
+        self.silence(turn)
+
+    def silence(self, turn: int) -> None:
+        """Drop the queued audio of ``turn`` and older, send no more of it, tell the client."""
         self._stopped = max(self._stopped, turn)
         self.outbox.drop_audio(turn)
         self.outbox.put(_event("reply.audio.stop", turn=turn))
@@ -231,7 +281,7 @@ def parse_event(text: str) -> dict:
     """Validate one client JSON event against ``CLIENT_EVENTS``; raise ProtocolError."""
     try:
         ev = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: also an integer of over 4300 digits
         raise ProtocolError(
             "bad_json", "text frames must be JSON events; audio goes in binary frames"
         ) from None
@@ -268,10 +318,16 @@ class Session:
         self.ws, self.models, self.cfg = ws, models, cfg
         self.id = uuid.uuid4().hex[:12]
         self.limiter = AudioRateLimiter(SAMPLE_RATE, audio_burst_s)
-        self.outbox = Outbox()
+        self.outbox = Outbox(cfg.server.max_outbox_bytes, self._outbox_full)
         self.sink = WebSocketSink(self.outbox, models.tts.sample_rate)
         self.pipe = Pipeline(models, cfg, self.sink, on_frame=self._on_frame)
         self._newest = 0  # newest turn: text of older turns is stale
+        self.clock = time.monotonic
+        self._active = self.clock()  # last message received or sent
+        self._audio_s = 0.0  # microphone audio received
+        self._dropped_notice: float | None = None
+        self._tasks: list[asyncio.Task] = []
+        self.close_code: int | None = None  # why the server closed the session, if it did
 
     async def run(self) -> None:
         s = self.cfg.server
@@ -288,8 +344,11 @@ class Session:
         )
         try:
             async with asyncio.TaskGroup() as tg:
-                tg.create_task(self._send_loop(), name=f"session-{self.id}-send")
-                tg.create_task(self._receive_loop(), name=f"session-{self.id}-receive")
+                self._tasks = [
+                    tg.create_task(self._send_loop(), name=f"session-{self.id}-send"),
+                    tg.create_task(self._receive_loop(), name=f"session-{self.id}-receive"),
+                    tg.create_task(self._idle_watch(), name=f"session-{self.id}-idle"),
+                ]
         finally:
             self.outbox.close()
             await self.pipe.close()
@@ -302,16 +361,70 @@ class Session:
         self.send("error", code=code, message=message, **extra)
 
     async def _send_loop(self) -> None:
+        timeout = self.cfg.server.send_timeout_s
         while (msg := await self.outbox.get()) is not None:
             try:
-                await self.ws.send(msg)
+                await asyncio.wait_for(self.ws.send(msg), timeout)
             except ConnectionClosed:
                 break
+            except TimeoutError:
+                self.shut(CLOSE_TOO_SLOW, f"client too slow: a send blocked for {timeout:g} s")
+                break
+            self._active = self.clock()
         self.outbox.close()
+        if self.close_code is not None:
+            await self._close_connection()
+        for t in self._tasks:  # the receive loop may be waiting on a connection left open
+            if t is not asyncio.current_task():
+                t.cancel()
+
+    def shut(self, code: int, reason: str) -> None:
+        """Close the session from the server's side with ``code``; queued messages are dropped."""
+        if self.close_code is None:
+            log.info("session %s: closing (%d %s)", self.id, code, reason)
+            self.close_code, self._close_reason = code, reason
+        self.outbox.discard()
+        self.outbox.close()
+
+    async def _close_connection(self) -> None:
+        assert self.close_code is not None
+        try:
+            closing = self.ws.close(self.close_code, self._close_reason)
+            await asyncio.wait_for(closing, CLOSE_TIMEOUT_S)
+        except (TimeoutError, ConnectionClosed, OSError):
+            _abort(self.ws)
+
+    async def _idle_watch(self) -> None:
+        limit = self.cfg.server.idle_timeout_s
+        while True:
+            if self.pipe._busy():  # a turn being answered or played is not idleness
+                self._active = self.clock()
+            left = self._active + limit - self.clock()
+            if left <= 0:
+                self.shut(CLOSE_IDLE, f"idle for {limit:g} s")
+                return
+            await asyncio.sleep(min(left, 1.0))
+
+    def _outbox_full(self) -> None:
+        """The client reads slower than replies come: drop its stale reply audio; if the queue
+        is still over the bound (the client reads nothing), close the session."""
+        turns = self.outbox.audio_turns()
+        if turns:
+            self.sink.silence(max(turns))
+            now = self.clock()
+            if self._dropped_notice is None or now - self._dropped_notice > 5.0:
+                self._dropped_notice = now
+                self.error(
+                    "too_slow",
+                    "reply audio is not being read fast enough: queued audio was dropped",
+                )
+        if self.outbox.bytes > self.outbox.max_bytes:
+            self.shut(CLOSE_TOO_SLOW, "client too slow: outgoing queue full")
 
     async def _receive_loop(self) -> None:
         try:
             async for message in self.ws:
+                self._active = self.clock()
                 try:
                     await self._handle(message)
                 except ProtocolError as e:
@@ -358,7 +471,7 @@ class Session:
             self.send("conversation.reset")
 
     async def _audio(self, data: bytes) -> None:
-        if data[:1] == b"{" and data.rstrip()[-1:] == b"}" and _is_json(data):
+        if _is_json(data):
             raise ProtocolError(
                 "bad_audio", "binary frames carry PCM16 audio; send events as text frames"
             )
@@ -373,6 +486,7 @@ class Session:
                 )
             return
         if data:
+            self._audio_s += len(data) / 2 / SAMPLE_RATE
             await self.pipe.feed(np.frombuffer(data, dtype="<i2").astype(np.int16))
 
     def _on_frame(self, f: Frame) -> None:
@@ -400,14 +514,36 @@ class Session:
             self.send("reply.interrupted", turn=f.turn, spoken=f.spoken)
         elif isinstance(f, TurnMetricsFrame):
             self.sink.end(f.turn)
-            self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=f.stats)
+            stats = {
+                **f.stats,
+                # This session's use of the shared Whisper/Piper workers, against its audio.
+                "session_worker_s": round(self.pipe.jobs.work_s, 3),
+                "session_speculative_s": round(self.pipe.jobs.speculative_s, 3),
+                "session_audio_s": round(self._audio_s, 3),
+            }
+            self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=stats)
         elif isinstance(f, ErrorFrame):
             self.error("turn_failed", f.message, f.turn)
 
 
 def _is_json(data: bytes) -> bool:
+    """Whether a binary frame is really a JSON object or array (sent as the wrong frame type)."""
+    head = data[:3].removeprefix(b"\xef\xbb\xbf") + data[3:64]  # without a UTF-8 BOM
+    if head.lstrip(b" \t\r\n")[:1] not in (b"{", b"[") or data.rstrip()[-1:] not in (b"}", b"]"):
+        return False  # audio, cheaply
     try:
-        json.loads(data)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    try:
+        json.loads(text)
     except (ValueError, RecursionError):
         return False
     return True
+
+
+def _abort(ws) -> None:
+    """Drop a connection whose client does not even take the close frame."""
+    abort = getattr(ws, "abort", None) or getattr(getattr(ws, "transport", None), "abort", None)
+    if abort is not None:
+        abort()

@@ -1,0 +1,88 @@
+"""No silent turns: a reply that comes back empty is answered with an error, and a conversation
+that outgrows the context keeps working (oldest turns dropped, or an error for a question that
+cannot fit at all). The real engine with the bundled demo model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from voice.config import AppConfig, load_config
+from voice.frames import ErrorFrame, Frame, ReplyTextFrame
+from voice.pipeline import Models, Pipeline, WavSink
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def config(*extra: str) -> AppConfig:
+    return load_config("default", [f"engine.model={ROOT / 'models' / 'demo'}", *extra])
+
+
+@pytest.fixture(scope="module")
+def models():
+    m = Models(config())
+    yield m
+    m.close()
+
+
+def ask_all(models: Models, cfg: AppConfig, questions: list[str]) -> tuple[Pipeline, list[Frame]]:
+    frames: list[Frame] = []
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=False), frames.append)
+
+    async def run() -> None:
+        pipe.start(realtime=False)
+        for q in questions:
+            await pipe.ask(q)
+            await pipe.finish()  # the answer, to its end
+        await pipe.close()
+
+    asyncio.run(run())
+    return pipe, frames
+
+
+def outcome(frames: list[Frame], turn: int) -> tuple[str, str]:
+    """("reply", text) or ("error", message) for ``turn``: exactly one of them, never neither."""
+    final = [f.text for f in frames if isinstance(f, ReplyTextFrame) and f.final and f.turn == turn]
+    errors = [f.message for f in frames if isinstance(f, ErrorFrame) and f.turn == turn]
+    if errors:
+        return "error", errors[0]
+    assert final and final[-1].strip(), f"turn {turn} ended silently: no text and no error"
+    return "reply", final[-1]
+
+
+def test_an_empty_reply_is_an_error_not_silence(models) -> None:
+    question = "What is the capital of France?"
+    _, frames = ask_all(models, config(), [question])
+    kind, reply = outcome(frames, 1)
+    assert kind == "reply"
+    # The same (greedy) reply, cut by a stop string at its first character: empty.
+    cfg = config(f"sampling.stop=[{json.dumps(reply[0])}]")
+    models.llm.params = cfg.sampling
+    try:
+        pipe, frames = ask_all(models, cfg, [question])
+    finally:
+        models.llm.params = config().sampling
+    kind, message = outcome(frames, 1)
+    assert kind == "error" and "empty reply" in message
+    assert pipe.history == []  # nothing was said, so nothing is remembered
+
+
+def test_a_conversation_longer_than_the_context_keeps_answering(models) -> None:
+    cfg = config()
+    long_words = ("hello " * 400)[:2000]  # accepted: 2000 chars that fit the context
+    too_long = " ".join(f"word{i}" for i in range(400))[:2000]  # does not fit at all
+    questions = [
+        long_words, "What is the capital of France?", too_long, "What is two plus two?",
+        *[f"What is {i} plus {i}?" for i in range(1, 9)],
+    ]
+    pipe, frames = ask_all(models, cfg, questions)
+    kinds = [outcome(frames, turn) for turn in range(1, len(questions) + 1)]
+    assert kinds[2][0] == "error" and "fit" in kinds[2][1]
+    later = kinds[1:2] + kinds[3:]  # the first one may be either, but never silent
+    assert all(kind == "reply" for kind, _ in later), later
+    # The prompt of every later turn fit the history budget: oldest turns were dropped.
+    budget = cfg.assistant.history_tokens
+    assert models.llm.count_tokens(pipe.messages_for("one more?")) <= budget

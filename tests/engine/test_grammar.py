@@ -140,7 +140,7 @@ def test_required_and_named_tool_calls(engine, mode):
     schemas = {t["function"]["name"]: t["function"]["parameters"] for t in TOOLS}
     jobs = []
     for choice, parallel in (("required", True), ("required", False),
-                             ({"type": "function", "function": {"name": "set_timer"}}, True)):
+                             ({"type": "function", "function": {"name": "timer"}}, True)):
         tr = tool_request(_params(mode), TOOLS, choice, parallel)
         jobs.append((tr, choice, parallel))
     for tr, choice, parallel in jobs:
@@ -158,7 +158,7 @@ def test_required_and_named_tool_calls(engine, mode):
             assert len(parsed.tool_calls) == 1
         for c in parsed.tool_calls:
             if isinstance(choice, dict):
-                assert c["function"]["name"] == "set_timer"
+                assert c["function"]["name"] == "timer"
             jsonschema.validate(json.loads(c["function"]["arguments"]),
                                 schemas[c["function"]["name"]])
 

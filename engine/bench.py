@@ -329,6 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-model-len", type=int, default=1024)
     p.add_argument("--no-batch", action="store_true", help="skip the cache@batch row")
+    p.add_argument(
+        "--constrained",
+        action="store_true",
+        help="instead: tokens per forward of grammar-constrained vs free decoding on the same "
+        "prompts, per fast mode (engine/grammar_bench.py)",
+    )
     return p
 
 
@@ -352,6 +358,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_model_len=args.max_model_len,
         )
         progress(f"bench: loading {config.model}")
+        if args.constrained:
+            from engine import grammar_bench
+
+            llm = as_llm(config)
+            setup = {"model": config.model, "device": str(llm.engine.device),
+                     "max_new_tokens": args.max_new_tokens, "threshold": args.threshold}
+            return grammar_bench.main(llm, modes, args.max_new_tokens, args.threshold, setup)
         report = run_bench(
             config,
             PROMPTS[: args.prompts],

@@ -18,6 +18,7 @@ import torch
 
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
+from engine.grammar import GrammarCompiler, GrammarError, commit_block, precommit
 from engine.model import DiffusionLM
 from engine.runner import ModelRunner
 from engine.sampler import Sampler
@@ -66,6 +67,7 @@ class Engine:
         self.eos_ids = tokenizer.eos_token_ids or cfg.eos_token_ids
         if not self.eos_ids:
             raise RequestError("the model names no end-of-text token")
+        self.grammar = GrammarCompiler(tokenizer.tok, self.eos_ids, cfg.vocab_size)
 
     @classmethod
     def load(cls, config: EngineConfig) -> Engine:
@@ -112,8 +114,9 @@ class Engine:
             if len(ids) <= budget:
                 return ids, dropped
             if len(turns) <= 1:
+                what = "the last message" + (" with the tools' descriptions" if tools else "")
                 raise RequestError(
-                    f"the last message is {len(ids)} tokens; at most {budget} fit in the context"
+                    f"{what} is {len(ids)} tokens; at most {budget} fit in the context"
                 )
             turns = turns[1:]
             dropped += 1
@@ -130,8 +133,7 @@ class Engine:
     ) -> tuple[list[int], int]:
         """Prompt ids and dropped turns for a request, or :class:`RequestError`. Thread-safe."""
         dropped = 0
-        if params.constrained:
-            raise RequestError("response_format and forced tool calls are not supported yet")
+        self._constraint(params)  # a bad response format is refused here, synchronously
         if prompt_ids is None:
             prompt_ids, dropped = self.prepare_prompt(messages or [], params, tools)
         elif not prompt_ids:
@@ -166,10 +168,16 @@ class Engine:
             raise RequestError(f"request id {rid} is already in use")
         seq = Sequence(
             rid, prompt_ids, params, self.model.cfg, self.eos_ids,
-            truncated_turns=truncated_turns, stream=stream,
+            truncated_turns=truncated_turns, stream=stream, constraint=self._constraint(params),
         )
         self.waiting.append(seq)
         return rid
+
+    def _constraint(self, params: SamplingParams):
+        try:
+            return self.grammar.constraint(params)
+        except GrammarError as e:
+            raise RequestError(str(e)) from None
 
     def abort(self, request_id: str) -> GenerationResult | None:
         """Stop a request now and free its cache slot; returns its partial result."""
@@ -208,9 +216,18 @@ class Engine:
         if not seqs:
             return StepOutput([], [])
         failed: dict[str, Exception] = {}  # request id → the fault that ends it
+        for seq in seqs:
+            if seq.constraint is not None:
+                try:  # the grammar's forced tokens need no forward pass
+                    precommit(seq)
+                    seq.check_finished(self.tokenizer.decode)
+                except Exception as e:
+                    failed[seq.request_id] = e
+        seqs = [s for s in seqs if not s.finished and s.request_id not in failed]
         nfe0 = [s.nfe for s in seqs]
         try:
-            self._forward_and_commit(seqs)
+            if seqs:
+                self._forward_and_commit(seqs)
         except Exception as e:  # a fault in one step fails requests, never the engine
             # Retry each sequence that has not stepped on its own: a fault that one request
             # causes then fails only that request, and a passing fault costs nobody a reply.
@@ -223,7 +240,7 @@ class Engine:
                     except Exception as e1:
                         failed[seq.request_id] = e1
         deltas, finished = [], []
-        for seq in seqs:
+        for seq in list(self.running):
             if (e := failed.get(seq.request_id)) is not None:
                 self.running.remove(seq)
                 self._release(seq)
@@ -246,8 +263,12 @@ class Engine:
         batch = self.runner.prepare(seqs, plans)
         logits = self.runner.run(batch)  # [B, Lw, V]
         tokens, commits = self.sampler.select(logits, batch.eligible, seqs, plans)
-        for s, p, toks, flags in zip(seqs, plans, tokens, commits, strict=True):
+        for b, (s, p, toks, flags) in enumerate(zip(seqs, plans, tokens, commits, strict=True)):
             s.after_forward(p)
-            at = [i for i, c in enumerate(flags) if c]
-            s.commit([p.block[0] + i for i in at], [toks[i] for i in at])
+            if s.constraint is not None:  # grammar rows commit left to right (engine/grammar.py)
+                width = p.block[1] - p.block[0]
+                commit_block(s, p.block, logits[b, :width], self.sampler.seeds([s])[0])
+            else:
+                at = [i for i, c in enumerate(flags) if c]
+                s.commit([p.block[0] + i for i in at], [toks[i] for i in at])
             s.check_finished(self.tokenizer.decode)

@@ -116,6 +116,8 @@ class Sequence:
     t_start: float = field(default_factory=time.perf_counter)
     t_first_text: float | None = None
     finished: str | None = None
+    constraint: object | None = None  # engine.grammar.Constraint: reply committed left to right
+    constraint_len: int = 0  # reply tokens the constraint has consumed (and committed)
 
     def __post_init__(self) -> None:
         p, P = self.params, len(self.prompt_ids)

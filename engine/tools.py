@@ -297,6 +297,7 @@ class ToolCallFilter:
         self._buf = ""
         self._in_call = False
         self.saw_call = False
+        self.blocks: list[str] = []  # the inside of each completed <tool_call> block
 
     def feed(self, delta: str) -> str:
         self._buf += delta
@@ -306,6 +307,7 @@ class ToolCallFilter:
                 k = self._buf.find(CLOSE)
                 if k < 0:
                     return "".join(out)
+                self.blocks.append(self._buf[:k])
                 self._buf, self._in_call = self._buf[k + len(CLOSE) :], False
                 continue
             k = self._buf.find(OPEN)
@@ -324,8 +326,60 @@ class ToolCallFilter:
         return "".join(out)
 
     def finish(self) -> str:
+        """Held-back text that was not a call; a call cut off at the end goes to ``blocks``."""
+        if self._in_call and self._buf.strip():
+            self.blocks.append(self._buf)
         rest, self._buf = ("" if self._in_call else self._buf), ""
         return rest
+
+
+class ToolCallStream:
+    """OpenAI streaming for a reply that may call tools: ``feed`` the reply's text deltas and
+    get chat-completion chunk ``delta`` objects back — content outside calls as it comes, and
+    each call, once its ``</tool_call>`` arrives, as tool-call deltas (one naming it with its id,
+    one carrying its arguments, as OpenAI streams them). ``finish`` flushes the rest and tells
+    whether the reply called tools (its ``finish_reason`` is then ``tool_calls``)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names, self.filter, self.calls = names, ToolCallFilter(), []
+        self.invalid: list[str] = []
+
+    def _call_deltas(self) -> list[dict]:
+        out = []
+        while self.filter.blocks:
+            raw = self.filter.blocks.pop(0)
+            parsed = parse_tool_calls(OPEN + raw + CLOSE, self.names)
+            self.invalid += parsed.invalid
+            for c in parsed.tool_calls:
+                i = len(self.calls)
+                self.calls.append(c)
+                f = c["function"]
+                out.append({"tool_calls": [{"index": i, "id": c["id"], "type": "function",
+                                            "function": {"name": f["name"], "arguments": ""}}]})
+                out.append({"tool_calls": [{"index": i,
+                                            "function": {"arguments": f["arguments"]}}]})
+        return out
+
+    def feed(self, text: str) -> list[dict]:
+        shown = self.filter.feed(text)
+        return ([{"content": shown}] if shown else []) + self._call_deltas()
+
+    def finish(self) -> list[dict]:
+        rest = self.filter.finish()
+        return ([{"content": rest}] if rest else []) + self._call_deltas()
+
+
+def reply_message(text: str, names: set[str] | None) -> tuple[dict, bool]:
+    """The assistant message of a finished reply, OpenAI shape, and whether it called tools.
+    ``names`` None: tools were not offered (or ``tool_choice`` was ``none``), the text is all
+    content."""
+    if names is None:
+        return {"role": "assistant", "content": text}, False
+    parsed = parse_tool_calls(text, names)
+    msg: dict = {"role": "assistant", "content": parsed.content}
+    if parsed.tool_calls:
+        msg["tool_calls"] = parsed.tool_calls
+    return msg, bool(parsed.tool_calls)
 
 
 # --- tool choice → grammar --------------------------------------------------------------------

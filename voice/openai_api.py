@@ -9,8 +9,11 @@ Errors come back in OpenAI's shape, ``{"error": {"message", "type", "param", "co
 Diffusion extras (``mode``, ``threshold``, ``block_size``, ...) ride along at the top level of
 the body, which is where the ``openai`` client's ``extra_body`` puts them.
 
-To add a request field (``tools``, ``response_format``): declare it on the request model, take
-it out of ``UNSUPPORTED``, and use it in :meth:`ChatCompletionRequest.to_engine`.
+To add a request field: declare it on the request model, take it out of ``UNSUPPORTED``, and
+use it in :meth:`ChatCompletionRequest.to_engine`. Tools (``tools``, ``tool_choice``,
+``parallel_tool_calls``) and structured output (``response_format``) map onto the engine through
+``engine.tools.tool_request`` and ``SamplingParams.response_format``; replies are parsed and
+streamed as tool calls by ``engine.tools`` (docs/api.md, "Tools and structured output").
 """
 
 from __future__ import annotations
@@ -31,14 +34,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from engine import EngineWorker, GenerationResult, RequestError, SamplingParams, TextDelta
+from engine.tools import (
+    ToolCallStream,
+    ToolFormatError,
+    normalize_messages,
+    reply_message,
+    tool_request,
+)
 
 log = logging.getLogger("voice.openai_api")
 
-ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+ROLES = {
+    "system": "system", "developer": "system", "user": "user", "assistant": "assistant",
+    "tool": "tool",
+}
 # OpenAI features this server lacks: accepted only at a value that asks for nothing.
 UNSUPPORTED = frozenset(
-    "frequency_penalty presence_penalty logit_bias logprobs top_logprobs tools tool_choice "
-    "functions function_call response_format modalities audio prediction reasoning_effort "
+    "frequency_penalty presence_penalty logit_bias logprobs top_logprobs "
+    "functions function_call modalities audio prediction reasoning_effort "
     "web_search_options verbosity echo suffix best_of".split()
 )
 _NEUTRAL = (False, 0, "", [], {}, {"type": "text"}, ["text"], "none", "auto")
@@ -128,6 +141,7 @@ class ChatMessage(BaseModel):
     content: str | None = None
     name: str | None = None
     tool_calls: list[Any] | None = None
+    tool_call_id: str | None = None
 
     @field_validator("role", mode="before")
     @classmethod
@@ -152,19 +166,28 @@ class ChatMessage(BaseModel):
                     )
                 texts.append(part["text"])
             return "\n".join(texts)
-        if not isinstance(v, str):
+        if v is not None and not isinstance(v, str):
             raise ValueError("content must be a string or a list of text parts")
         return v
 
-    @field_validator("tool_calls")
-    @classmethod
-    def _no_tool_calls(cls, v: Any) -> Any:
-        if v:
-            raise ValueError("tool calls are not supported")
-        return v
+    @model_validator(mode="after")
+    def _tool_fields(self) -> ChatMessage:
+        """Tool calls (assistant) and tool results are well formed, as the engine reads them."""
+        try:
+            normalize_messages([self.to_engine()])
+        except ToolFormatError as e:
+            raise ValueError(str(e).removeprefix("messages[0]").lstrip(": .") or str(e)) from None
+        return self
 
     def to_engine(self) -> dict:
-        return {"role": ROLES[self.role], "content": self.content or ""}
+        out: dict = {"role": ROLES[self.role], "content": self.content or ""}
+        if self.tool_calls:
+            out["tool_calls"] = self.tool_calls
+        if self.role == "tool":
+            out["tool_call_id"] = self.tool_call_id or ""
+        if self.name is not None and self.role == "tool":
+            out["name"] = self.name
+        return out
 
 
 class _Sampling(_Strict):
@@ -306,6 +329,21 @@ class ChatCompletionRequest(_Sampling):
     def to_engine(self) -> list[dict]:
         return [m.to_engine() for m in self.messages]
 
+    def tool_params(self, params: SamplingParams):
+        """``params`` with this request's ``response_format`` and tool choice, as an
+        ``engine.tools.ToolRequest`` (tools for the prompt, the names to parse calls for)."""
+        if self.response_format is not None:
+            try:
+                params = dataclasses.replace(params, response_format=self.response_format)
+            except ValueError as e:
+                raise ApiError(400, str(e), "response_format") from None
+        try:
+            return tool_request(params, self.tools, self.tool_choice, self.parallel_tool_calls)
+        except ToolFormatError as e:
+            msg = str(e)
+            key = next((k for k in ("tool_choice", "parallel_tool_calls") if k in msg), "tools")
+            raise ApiError(400, msg, key) from None
+
 
 class CompletionRequest(_Sampling):
     """A legacy ``/v1/completions`` body: one text prompt, continued as it stands."""
@@ -379,6 +417,7 @@ class TextService:
         params: SamplingParams,
         messages: list[dict] | None = None,
         prompt_ids: list[int] | None = None,
+        tools: list[dict] | None = None,
     ) -> asyncio.Queue:
         """Queue the request on the worker; its events arrive on the returned queue."""
         loop = asyncio.get_running_loop()
@@ -390,7 +429,7 @@ class TextService:
         def submit() -> None:
             self.worker.submit(
                 messages, params, stream=bool(req.stream), request_id=rid, on_event=on_event,
-                prompt_ids=prompt_ids,
+                prompt_ids=prompt_ids, tools=tools,
             )
 
         try:  # tokenising happens in submit: off the event loop
@@ -409,6 +448,10 @@ class TextService:
     ) -> ApiError:
         """Blame the budget, not the prompt, when it is the budget that does not fit."""
         key = req.budget_key()
+        if "response format" in str(e) and "max_new_tokens" in str(e):  # grammar's shortest reply
+            return ApiError(400, str(e).replace("max_new_tokens", key, 1), key)
+        if "response_format" in str(e):
+            return ApiError(400, str(e), "response_format")
         engine = self.worker.engine
         if getattr(req, key) is not None and any(w in str(e) for w in ("fit", "exceeds", "room")):
             tok = self.worker.tokenizer
@@ -507,10 +550,11 @@ async def chat_completions(svc: TextService, request: Request) -> Response:
     req = parse(ChatCompletionRequest, await read_json(request, svc.max_body_bytes))
     assert isinstance(req, ChatCompletionRequest)
     svc.check_model(req.model)
-    params = req.params(svc.default_params)
+    tr = req.tool_params(req.params(svc.default_params))
     rid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
-    q = await svc.submit(rid, req, params, messages=req.to_engine())
-    return await _answer(svc, request, rid, req, q, _ChatShape(rid, svc.model_name))
+    q = await svc.submit(rid, req, tr.params, messages=req.to_engine(), tools=tr.prompt_tools)
+    names = tr.names if tr.parses_calls else None
+    return await _answer(svc, request, rid, req, q, _ChatShape(rid, svc.model_name, names))
 
 
 async def completions(svc: TextService, request: Request) -> Response:
@@ -534,6 +578,7 @@ class _ChatShape:
 
     rid: str
     model: str
+    tool_names: set[str] | None = None  # parse the reply for calls to these
     object: str = "chat.completion"
 
     def base(self, chunk: bool) -> dict:
@@ -547,8 +592,13 @@ class _ChatShape:
         return {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
 
     def full(self, r: GenerationResult) -> dict:
-        msg = {"role": "assistant", "content": r.text}
-        return {"index": 0, "message": msg, "logprobs": None, "finish_reason": r.finish_reason}
+        msg, called = reply_message(r.text, self.tool_names)
+        finish = "tool_calls" if called else r.finish_reason
+        return {"index": 0, "message": msg, "logprobs": None, "finish_reason": finish}
+
+    def calls(self) -> ToolCallStream | None:
+        """Streaming: what turns text deltas into content and tool-call deltas, if tools."""
+        return ToolCallStream(self.tool_names) if self.tool_names is not None else None
 
 
 @dataclass
@@ -564,6 +614,9 @@ class _CompletionShape(_ChatShape):
 
     def full(self, r: GenerationResult) -> dict:
         return {"index": 0, "text": r.text, "logprobs": None, "finish_reason": r.finish_reason}
+
+    def calls(self) -> None:
+        return None
 
 
 async def _answer(
@@ -593,11 +646,23 @@ async def _answer(
         is_chat = isinstance(shape, _ChatShape) and not isinstance(shape, _CompletionShape)
         if is_chat:  # the role chunk goes out at once, before any text is decoded
             yield _sse({**base, "choices": [shape.choice("", None, first=True)]})
+        calls = shape.calls()  # tools offered: calls are held back from content, sent as deltas
+
+        def chunks(text: str) -> list[bytes]:
+            if calls is None:
+                return [_sse({**base, "choices": [shape.choice(text, None)]})]
+            return [
+                _sse({**base, "choices": [
+                    {"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]})
+                for d in calls.feed(text)
+            ]
+
         sent = ""
         async for ev in svc.events(rid, q):
             if isinstance(ev, TextDelta):  # the engine streams only text that is final
                 if ev.text:
-                    yield _sse({**base, "choices": [shape.choice(ev.text, None)]})
+                    for c in chunks(ev.text):
+                        yield c
                     sent += ev.text
                 continue
             err = _failure(ev)
@@ -605,8 +670,15 @@ async def _answer(
                 yield _sse(err.body())
                 break
             if ev.text.startswith(sent) and len(ev.text) > len(sent):  # whatever is left over
-                yield _sse({**base, "choices": [shape.choice(ev.text[len(sent):], None)]})
-            end = shape.choice("", ev.finish_reason)
+                for c in chunks(ev.text[len(sent):]):
+                    yield c
+            finish = ev.finish_reason
+            if calls is not None:
+                for d in calls.finish():
+                    yield _sse({**base, "choices": [
+                        {"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]})
+                finish = "tool_calls" if calls.calls else finish
+            end = shape.choice("", finish)
             yield _sse({**base, "choices": [end], "diffvoice": _stats(ev)})
             if req.include_usage:
                 yield _sse({**base, "choices": [], "usage": _usage(ev)})

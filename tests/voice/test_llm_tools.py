@@ -93,3 +93,32 @@ def test_merge_call_deltas_by_index():
         _merge_call_delta(calls, tc)
     assert calls[0]["function"] == {"name": "f", "arguments": '{"x": 1}'}
     assert calls[1]["id"] == "b"
+
+
+def test_local_forced_call_comes_back_as_tool_calls(tmp_path):
+    """The in-process engine with ``tool_choice="required"``: the reply is a call (grammar-
+    forced, so even a tiny random model makes one), parsed into ``Reply.tool_calls`` and never
+    handed to ``on_text``."""
+    from engine import Engine, EngineConfig, EngineWorker
+    from tests.engine.test_grammar import _checkpoint
+    from voice.llm import LocalLLM
+
+    folder = _checkpoint(tmp_path / "tiny", "sdar")
+    cfg = EngineConfig(model=str(folder), device="cpu", max_model_len=512)
+    llm = LocalLLM(EngineWorker(Engine.load(cfg)), SamplingParams(max_new_tokens=64))
+    try:
+        shown: list[str] = []
+        ask = [{"role": "user", "content": "timer"}]
+        reply = llm.stream(ask, shown.append, tools=TOOLS, tool_choice="required",
+                           parallel_tool_calls=False)
+        assert reply.finish_reason == "tool_calls" and shown == [] and reply.text == ""
+        (call,) = reply.tool_calls
+        assert call["function"]["name"] == "set_timer"
+        import jsonschema
+
+        args = json.loads(call["function"]["arguments"])  # extra keys are allowed by the schema
+        jsonschema.validate(args, TOOLS[0]["function"]["parameters"])
+        none = llm.stream(ask, shown.append, tools=TOOLS, tool_choice="none")
+        assert none.tool_calls == [] and none.finish_reason in ("stop", "length")
+    finally:
+        llm.close()

@@ -225,7 +225,7 @@ def test_mode_override_rederives_early_stop():
 @pytest.mark.parametrize(
     "kw, param",
     [
-        (dict(messages=[{"role": "tool", "content": "hi"}]), "messages[0].role"),
+        (dict(messages=[{"role": "robot", "content": "hi"}]), "messages[0].role"),
         (dict(messages=[]), "messages"),
         (dict(messages=[{"role": "user", "content": 3}]), "messages[0].content"),
         (

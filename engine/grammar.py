@@ -1,0 +1,356 @@
+"""Grammar-constrained decoding for a diffusion LM (``response_format``, forced tool calls).
+
+The grammar engine is llguidance (JSON schema and Lark grammars compiled to a token-level
+matcher; see docs/api.md for why it and not xgrammar). An autoregressive engine masks one
+position per pass; a diffusion LM predicts a whole block per pass and commits out of order, so
+here the constrained region is committed **left to right from its frontier** (the first
+uncommitted reply position), several tokens per pass:
+
+1. **Forced tokens, no pass needed** (:func:`precommit`): whatever the grammar allows only one
+   way — braces, keys, quotes, the rest of ``true``, a tool call's name — is committed before
+   the forward pass, so the model sees it and only infills the values.
+2. **Model tokens** (:func:`commit_block`): after the pass, walk from the frontier: mask the
+   position's logits to the grammar's allowed tokens, pick (argmax, or sample), and commit while
+   the pick's probability under the masked distribution reaches the request's threshold (the
+   frontier always commits; ``reference`` mode commits exactly ``tokens_per_step``). Each commit
+   advances the matcher, so the next position is masked in the new state, and the tokens the
+   grammar then forces are committed for free.
+3. **Never run out** (:meth:`Constraint.closing_cost`): a cheap play-out counts the tokens the
+   grammar still needs to close from the current state (closing quotes and brackets, required
+   keys, shortest values). A model token is taken only if the reply can still close within
+   ``max_new_tokens`` afterwards; otherwise the play-out's own token is. So a reply always ends
+   complete and valid — even from a random model — unless ``max_new_tokens`` is below the
+   grammar's shortest reply, which is refused up front.
+
+Sequences without a constraint are untouched and share the same batched forward pass.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+
+import numpy as np
+import torch
+
+from engine.sampling import SamplingParams
+
+JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
+_CLOSE_CAP = 512  # play-out length past which a state counts as unable to close
+_SLACK = 64  # check closability at every token once this close to the budget's end
+
+
+class GrammarError(ValueError):
+    """A response format or grammar that cannot be compiled."""
+
+
+def grammar_source(rf: dict) -> str:
+    """llguidance grammar text for a checked ``SamplingParams.response_format``."""
+    import llguidance
+
+    kind = rf["type"]
+    if kind == "json_object":
+        schema: dict | bool = {"type": "object"}
+    elif kind == "json_schema":
+        schema = rf["json_schema"]["schema"]
+    else:
+        return llguidance.LLMatcher.grammar_from_lark(rf["lark"])
+    if isinstance(schema, dict):
+        schema = {**schema, "x-guidance": {**schema.get("x-guidance", {}), **JSON_OPTIONS}}
+    try:
+        return llguidance.LLMatcher.grammar_from_json_schema(schema)
+    except ValueError as e:
+        raise GrammarError(f"response_format schema: {e}") from None
+
+
+class GrammarCompiler:
+    """One per engine: the tokenizer in llguidance's form, built on first use, and the
+    closing play-out's candidate tokens."""
+
+    def __init__(self, hf_tokenizer, eos_ids: list[int], vocab_size: int) -> None:
+        n = max(vocab_size, len(hf_tokenizer))
+        # End-of-text ids the vocabulary holds (a family default may name one it lacks).
+        self.eos_ids = [t for t in eos_ids if t < n] or [hf_tokenizer.eos_token_id or 0]
+        self._hf, self.vocab_size = hf_tokenizer, vocab_size
+        self._llt = None
+        self._lock = threading.Lock()
+        self.closers: tuple[list[int], list[int]] = ([], [])
+        self._texts: dict[int, str] = {}
+        self._cache: OrderedDict[str, tuple[object, int]] = OrderedDict()  # format → matcher
+
+    @property
+    def tokenizer(self):
+        with self._lock:
+            if self._llt is None:
+                import llguidance.hf
+
+                n = max(self.vocab_size, len(self._hf))
+                self._llt = llguidance.hf.from_tokenizer(
+                    self._hf, n_vocab=n, eos_token=self.eos_ids
+                )
+                self.closers = self._closing_candidates()
+            return self._llt
+
+    def _closing_candidates(self) -> tuple[list[int], list[int]]:
+        """Tokens the play-out prefers, best first, (inside a JSON string, outside one): the
+        closing quote inside; outside, closers, then a separator, then the shortest values.
+        Only single characters and whole literals: a token like '"}' would open a string."""
+        def ids(texts: tuple[str, ...]) -> list[int]:
+            out: dict[int, None] = {}
+            for text in texts:
+                t = self._hf.encode(text, add_special_tokens=False)
+                if len(t) == 1:
+                    out.setdefault(t[0], None)
+            return list(out)
+
+        # A separator before a digit: after "0" a number may go on forever ("0e00..."), while
+        # "," or a closer always moves toward the end.
+        return ids(('"',)), ids(
+            ("}", "]", ",", "0", "1", '"', "false", "null", "true", "[", "{", ":")
+        )
+
+    def text(self, token: int) -> str:
+        t = self._texts.get(token)
+        if t is None:
+            t = self._texts[token] = self._hf.decode([token])
+        return t
+
+    def constraint(self, params: SamplingParams) -> Constraint | None:
+        """A fresh matcher for a request's response format, or None when it has none.
+        Raises :class:`GrammarError` for a grammar llguidance rejects or a ``max_new_tokens``
+        below the grammar's shortest reply. Thread-safe; compiled formats are cached."""
+        rf = params.response_format
+        if rf is None:
+            return None
+        key = json.dumps(rf, sort_keys=True)
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+        if hit is None:
+            import llguidance
+
+            src = grammar_source(rf)
+            m = llguidance.LLMatcher(self.tokenizer, src, log_level=0)
+            if m.is_error():
+                raise GrammarError(f"response_format: {m.get_error().splitlines()[0]}")
+            hit = (m, Constraint(m.deep_copy(), self).closing_cost())
+            with self._lock:
+                self._cache[key] = hit
+                while len(self._cache) > 64:
+                    self._cache.popitem(last=False)
+        template, need = hit
+        if need > params.max_new_tokens:
+            raise GrammarError(
+                f"max_new_tokens {params.max_new_tokens} is too small for this response format:"
+                f" its shortest reply takes {need if need < _CLOSE_CAP else 'more'} tokens"
+            )
+        return Constraint(template.deep_copy(), self, need)
+
+
+class Constraint:
+    """One request's matcher; it has consumed exactly the reply's committed tokens.
+
+    Besides the matcher it follows whether the text so far ends inside a JSON string (with
+    an escape pending), which the closing play-out needs to know: there '"' closes, elsewhere
+    it opens. Every consume and rollback goes through here so the two stay in step.
+    """
+
+    def __init__(self, matcher, compiler: GrammarCompiler, cost_hint: int = 0) -> None:
+        self.matcher, self.compiler = matcher, compiler
+        self.cost_hint = cost_hint  # the last closing_cost measured
+        self._str: list[tuple[bool, bool]] = [(False, False)]  # (in string, escape) per token
+
+    @property
+    def done(self) -> bool:
+        """The grammar is complete and admits nothing but end-of-text."""
+        return self.matcher.is_stopped()
+
+    @property
+    def in_string(self) -> bool:
+        return self._str[-1][0]
+
+    def forced(self) -> list[int]:
+        return [] if self.done else list(self.matcher.compute_ff_tokens())
+
+    def consume(self, tokens: list[int]) -> None:
+        if tokens and not self.matcher.consume_tokens(tokens):
+            raise RuntimeError(f"grammar rejected committed tokens: {self.matcher.get_error()}")
+        for t in tokens:
+            ins, esc = self._str[-1]
+            for ch in self.compiler.text(t):
+                if esc:
+                    esc = False
+                elif ins and ch == "\\":
+                    esc = True
+                elif ch == '"':
+                    ins = not ins
+            self._str.append((ins, esc))
+
+    def rollback(self, n: int) -> None:
+        if n:
+            self.matcher.rollback(n)
+            del self._str[-n:]
+
+    def allowed(self, width: int) -> torch.Tensor:
+        """[width] bool: tokens the grammar allows next."""
+        bits = np.unpackbits(
+            np.frombuffer(self.matcher.compute_bitmask(), dtype=np.uint8), bitorder="little"
+        )
+        out = torch.zeros(width, dtype=torch.bool)
+        n = min(width, bits.shape[0])
+        out[:n] = torch.from_numpy(bits[:n].astype(bool))
+        return out
+
+    def closing_token(self) -> int:
+        """The play-out's next token: a forced one, else the best allowed candidate, else the
+        allowed token with the shortest text."""
+        ff = self.matcher.compute_ff_tokens()
+        if ff:
+            return ff[0]
+        if self.matcher.is_accepting():
+            return self.compiler.eos_ids[0]
+        for t in self.compiler.closers[0 if self.in_string else 1]:
+            if self.matcher.validate_tokens([t]) == 1:
+                return t
+        ok = self.allowed(self.compiler.tokenizer.vocab_size).nonzero().flatten().tolist()
+        if not ok:
+            return self.compiler.eos_ids[0]
+        return min(ok, key=lambda t: (len(self.compiler.text(t)) or 99, t))
+
+    def closing_cost(self, cap: int = _CLOSE_CAP) -> int:
+        """Tokens the play-out needs to reach an accepting state from here (0 if accepting)."""
+        m = self.matcher
+        n = 0
+        while not m.is_accepting() and n < cap and not m.is_error():
+            ff = m.compute_ff_tokens()
+            step = ff if ff else [self.closing_token()]
+            try:
+                self.consume(step)
+            except RuntimeError:
+                break
+            n += len(step)
+        ok = m.is_accepting()
+        self.rollback(n)
+        self.cost_hint = n if ok else cap
+        return self.cost_hint
+
+
+# --- the engine's hooks -----------------------------------------------------------------------
+def _frontier(seq) -> int:
+    return seq.prompt_len + seq.constraint_len
+
+
+def _commit_run(seq, tokens: list[int]) -> None:
+    """Commit ``tokens`` at the frontier and on, block by block (each block commit may move the
+    sequence to its next block)."""
+    pos = _frontier(seq)
+    i = 0
+    while i < len(tokens) and pos < seq.reply_limit:
+        _, e = seq.block_bounds()
+        n = min(len(tokens) - i, e - pos, seq.reply_limit - pos)
+        if n <= 0:
+            break
+        seq.commit(list(range(pos, pos + n)), tokens[i : i + n])
+        pos, i = pos + n, i + n
+    seq.constraint_len = pos - seq.prompt_len
+
+
+def _fill_end(seq, eos: int) -> None:
+    """The grammar is done: the rest of the reply is end-of-text (the sequence then finishes
+    once every position before its limit is committed)."""
+    pos = _frontier(seq)
+    if pos < seq.reply_limit:
+        _commit_run(seq, [eos] * (seq.reply_limit - pos))
+
+
+def precommit(seq) -> int:
+    """Commit the tokens the grammar forces at the frontier, before the forward pass.
+    Returns how many were committed."""
+    c: Constraint = seq.constraint
+    if c.done:
+        _fill_end(seq, c.compiler.eos_ids[0])
+        return 0
+    room = seq.reply_limit - _frontier(seq)
+    ff = c.forced()[:room]
+    if ff:
+        c.consume(ff)
+        _commit_run(seq, ff)
+    if c.done:
+        _fill_end(seq, c.compiler.eos_ids[0])
+    return len(ff)
+
+
+def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -> None:
+    """Commit this pass's tokens for a constrained sequence, left to right from its frontier.
+
+    logits: [Lb, V] predictions for the block's positions (Lb ≥ block width), on any device.
+    """
+    c: Constraint = seq.constraint
+    p: SamplingParams = seq.params
+    s, e = block
+    eos = c.compiler.eos_ids[0]
+    x_all = logits.float().cpu()
+    V = x_all.shape[-1]
+    gen = None
+    if p.temperature > 0:
+        gen = torch.Generator().manual_seed(seed)
+    taken = 0  # model-chosen tokens this pass
+    while not c.done:
+        pos = _frontier(seq)
+        if pos >= e or pos >= seq.reply_limit or pos < s:
+            break
+        x = x_all[pos - s].masked_fill(~c.allowed(V), float("-inf"))  # [V]
+        probs = torch.softmax(x, -1)
+        scores = x
+        if p.temperature > 0:
+            if p.top_k > 0:
+                kth = torch.topk(scores, min(p.top_k, V)).values[-1]
+                scores = scores.masked_fill(scores < kth, float("-inf"))
+            if p.top_p < 1.0:
+                srt, idx = torch.sort(probs, descending=True)
+                drop = srt.cumsum(-1) - srt > p.top_p
+                scores = scores.clone()
+                scores[idx[drop]] = float("-inf")
+            u = torch.rand(V, generator=gen).clamp_(1e-20, 1.0)
+            scores = scores / p.temperature - torch.log(-torch.log(u))
+        tok = int(scores.argmax())
+        conf = float(probs[tok])
+        if taken:
+            enough = taken >= p.tokens_per_step if p.mode == "reference" else conf < p.threshold
+            if enough:
+                break
+        room = seq.reply_limit - pos  # positions left, this one included
+        # Near the end the reply must still be able to close after this token. Far from it,
+        # one token cannot open more than _SLACK tokens' worth of required structure.
+        if tok not in c.compiler.eos_ids and room <= c.cost_hint + _SLACK:
+            c.consume([tok])
+            fits = c.closing_cost() <= room - 1
+            c.rollback(1)
+            if not fits:
+                tok = c.closing_token()
+                c.cost_hint = max(0, c.cost_hint - 1)
+        elif taken % 8 == 7:
+            c.closing_cost()  # keep the hint fresh as the reply nests deeper
+        c.consume([tok])
+        _commit_run(seq, [tok])
+        taken += 1
+        ff = c.forced()[: seq.reply_limit - _frontier(seq)]
+        ff = ff[: max(0, e - _frontier(seq))]  # forced tokens past the block wait for precommit
+        if ff:
+            c.consume(ff)
+            _commit_run(seq, ff)
+        if tok in c.compiler.eos_ids:
+            break
+    if c.done:
+        _fill_end(seq, eos)
+
+
+def describe(rf: dict | None) -> str:
+    """A short name for a response format (bench tables, logs)."""
+    if rf is None:
+        return "text"
+    if rf["type"] == "json_schema":
+        return "json_schema:" + rf["json_schema"]["name"]
+    return rf["type"] if rf["type"] != "lark" else "lark:" + json.dumps(rf["lark"][:20])

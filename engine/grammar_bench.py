@@ -1,0 +1,233 @@
+"""Constrained decoding: a schema suite and the tokens-per-forward benchmark.
+
+``SCHEMAS`` — varied JSON schemas (nested objects, arrays, enums, bounded integers, numbers,
+booleans, optional fields, nullable and ``anyOf`` values) that the tests decode in every mode,
+checking that 100% of the replies validate.
+
+``diffvoice bench --constrained`` (:func:`main`) runs the same prompts twice in each fast mode,
+once free and once under a grammar, and reports tokens per forward pass of each and their
+ratio (target ≥ 70%). Two prompt sets:
+
+- ``text``: the bench's voice questions; the constrained run uses a grammar that admits plain
+  sentences (no markup), so the only difference is the constrained commit order (left to right
+  from the frontier, grammar-masked) against the free one (any confident position).
+- ``tools``: requests a tool-trained model answers with a call; the free run is
+  ``tool_choice: auto`` and the constrained run ``required`` (the call's keys, braces and name
+  are then forced tokens, committed without a pass).
+
+A table goes to stdout, progress to stderr, and the last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from engine.engine import RequestError
+from engine.sampling import SamplingParams
+from engine.tools import normalize_tools, parse_tool_calls, tool_request
+
+_S = {"type": "string"}
+_I = {"type": "integer"}
+_B = {"type": "boolean"}
+
+
+def _obj(props: dict, required: list[str] | None = None, **kw) -> dict:
+    return {
+        "type": "object",
+        "properties": props,
+        "required": list(props) if required is None else required,
+        "additionalProperties": False,
+        **kw,
+    }
+
+
+SCHEMAS: dict[str, dict] = {
+    "answer": _obj({"answer": _S}),
+    "yes_no": _obj({"answer": {"type": "string", "enum": ["yes", "no"]}}),
+    "bool_flag": _obj({"done": _B}),
+    "bounded_int": _obj({"minutes": {"type": "integer", "minimum": 1, "maximum": 120}}),
+    "negative_int": _obj({"celsius": {"type": "integer", "minimum": -40, "maximum": 50}}),
+    "number": _obj({"value": {"type": "number"}, "unit": _S}),
+    "enum_int": _obj({"stars": {"type": "integer", "enum": [1, 2, 3, 4, 5]}}),
+    "timer": _obj(
+        {"seconds": {"type": "integer", "minimum": 1, "maximum": 86400}, "label": _S},
+        required=["seconds"],
+    ),
+    "optional_fields": _obj(
+        {"name": _S, "nickname": _S, "age": {"type": "integer", "minimum": 0, "maximum": 130}},
+        required=["name"],
+    ),
+    "string_array": _obj({"items": {"type": "array", "items": _S, "maxItems": 4}}),
+    "int_array_bounded": _obj(
+        {"scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 10},
+                    "minItems": 1, "maxItems": 3}}
+    ),
+    "nested": _obj({"city": _obj({"name": _S, "country": _S}), "population": _I}),
+    "deep_nested": _obj({"a": _obj({"b": _obj({"c": _obj({"d": _B})})})}),
+    "array_of_objects": _obj(
+        {"steps": {"type": "array", "maxItems": 3,
+                   "items": _obj({"n": {"type": "integer", "minimum": 1}, "text": _S})}}
+    ),
+    "weather": _obj(
+        {
+            "city": _S,
+            "temp": {"type": "integer", "minimum": -50, "maximum": 60},
+            "sky": {"type": "string", "enum": ["sunny", "cloudy", "rain", "snow"]},
+            "windy": _B,
+        }
+    ),
+    "nullable": _obj({"note": {"type": ["string", "null"]}}),
+    "any_of": _obj({"value": {"anyOf": [_I, _B]}}),
+    "const": _obj({"kind": {"const": "reminder"}, "text": _S}),
+    "calculator": _obj(
+        {"op": {"type": "string", "enum": ["add", "sub", "mul", "div"]}, "a": _I, "b": _I}
+    ),
+    "unit_convert": _obj(
+        {"value": {"type": "number"}, "from": {"type": "string", "enum": ["km", "mi", "m"]},
+         "to": {"type": "string", "enum": ["km", "mi", "m"]}}
+    ),
+    "top_level_array": {"type": "array", "items": _I, "maxItems": 5},
+    "string_length": _obj({"code": {"type": "string", "minLength": 2, "maxLength": 4}}),
+    "pattern": _obj({"time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"}}),
+    "event": _obj(
+        {
+            "title": _S,
+            "when": _obj({"day": {"type": "string", "enum": ["mon", "tue", "wed"]},
+                          "hour": {"type": "integer", "minimum": 0, "maximum": 23}}),
+            "people": {"type": "array", "items": _S, "maxItems": 2},
+            "remind": _B,
+        },
+        required=["title", "when"],
+    ),
+}
+
+
+def schema_format(name: str, strict: bool = True) -> dict:
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": SCHEMAS[name],
+                                                   "strict": strict}}
+
+
+# A grammar that admits what the demo model says: sentences, no markup.
+PLAIN_TEXT = {"type": "lark", "lark": r"start: /[^<>{}\[\]]+/"}
+
+# The assistant's built-in voice tools as the demo model is trained to call them (names and
+# argument keys in its order; every value a string the tool reads, spoken numbers included).
+TOOLS = normalize_tools([
+    {"type": "function", "function": {
+        "name": "clock", "description": "Time, date, weekday, days until a date.",
+        "parameters": _obj({"what": {"type": "string",
+                                     "enum": ["time", "date", "day", "until", "zone"]},
+                            "date": _S}, required=["what"])}},
+    {"type": "function", "function": {
+        "name": "timer", "description": "Set, list, cancel timers and reminders.",
+        "parameters": _obj({"action": {"type": "string",
+                                       "enum": ["set", "remind", "list", "cancel", "left"]},
+                            "duration": _S, "label": _S}, required=["action"])}},
+    {"type": "function", "function": {
+        "name": "calculator", "description": "Exact arithmetic, spoken or written.",
+        "parameters": _obj({"expression": _S})}},
+    {"type": "function", "function": {
+        "name": "units", "description": "Convert a quantity between units.",
+        "parameters": _obj({"value": _S, "from": _S, "to": _S})}},
+    {"type": "function", "function": {
+        "name": "spell", "description": "Spell a word letter by letter.",
+        "parameters": _obj({"word": _S})}},
+])
+TOOL_PROMPTS = (
+    "what time is it",
+    "set a timer for five minutes",
+    "what is seventeen times twenty three",
+    "how many kilometres is ten miles",
+    "start a ten minute timer for the pasta",
+    "what day is it today",
+    "what is twelve plus thirty",
+    "how do you spell necessary",
+)
+
+
+def _run(llm, prompts: Sequence[str], params: SamplingParams, tools=None) -> list:
+    return [llm.chat([{"role": "user", "content": q}], params, tools) for q in prompts]
+
+
+def _row(results: list) -> dict:
+    toks = sum(r.num_tokens for r in results)
+    nfe = sum(r.nfe for r in results)
+    secs = sum(r.total_s for r in results)
+    return {
+        "tokens": toks,
+        "forwards": nfe,
+        "tokens_per_forward": round(toks / nfe, 3) if nfe else 0.0,
+        "ms_per_reply": round(1000 * secs / len(results), 2) if results else 0.0,
+    }
+
+
+def run(llm, modes: Sequence[str], max_new_tokens: int = 48, threshold: float = 0.9,
+        progress=lambda msg: None) -> dict:
+    """Per (prompt set, mode): free and constrained rows, and the ratio of tokens/forward."""
+    report: dict[str, dict] = {}
+    base = SamplingParams(max_new_tokens=max_new_tokens, threshold=threshold)
+    from engine.bench import PROMPTS  # the decoding bench's voice questions
+
+    _run(llm, PROMPTS[:2], base)  # warm-up
+    for mode in modes:
+        p = SamplingParams(**{**base.__dict__, "mode": mode, "early_stop": None})
+        progress(f"text/{mode}")
+        free = _run(llm, PROMPTS, p)
+        con = _run(llm, PROMPTS, SamplingParams(**{**p.__dict__, "response_format": PLAIN_TEXT}))
+        report[f"text/{mode}"] = _pair(free, con, None)
+        progress(f"tools/{mode}")
+        auto = tool_request(p, TOOLS, "auto")
+        req = tool_request(p, TOOLS, "required")
+        try:
+            free = _run(llm, TOOL_PROMPTS, auto.params, auto.prompt_tools)
+            con = _run(llm, TOOL_PROMPTS, req.params, req.prompt_tools)
+        except RequestError as e:  # e.g. a model whose template has no compact tool format
+            progress(f"tools/{mode} skipped: {e}")
+            continue
+        report[f"tools/{mode}"] = _pair(free, con, {t["function"]["name"] for t in TOOLS})
+    return report
+
+
+def _pair(free: list, con: list, names: set[str] | None) -> dict:
+    f, c = _row(free), _row(con)
+    out = {"free": f, "constrained": c,
+           "ratio": round(c["tokens_per_forward"] / f["tokens_per_forward"], 3)
+           if f["tokens_per_forward"] else 0.0}
+    if names is not None:  # how many replies were calls, free and forced
+        out["free_calls"] = sum(bool(parse_tool_calls(r.text, names).tool_calls) for r in free)
+        out["constrained_calls"] = sum(
+            bool(parse_tool_calls(r.text, names).tool_calls) for r in con
+        )
+    return out
+
+
+def format_table(report: dict) -> str:
+    head = f"{'set/mode':<20}{'free tok/fwd':>13}{'constr tok/fwd':>15}{'ratio':>8}" \
+           f"{'free ms':>9}{'constr ms':>10}{'calls f/c':>10}"
+    lines = [head, "-" * len(head)]
+    for k, v in report.items():
+        calls = f"{v['free_calls']}/{v['constrained_calls']}" if "free_calls" in v else "-"
+        lines.append(
+            f"{k:<20}{v['free']['tokens_per_forward']:>13.2f}"
+            f"{v['constrained']['tokens_per_forward']:>15.2f}{v['ratio']:>8.2f}"
+            f"{v['free']['ms_per_reply']:>9.1f}{v['constrained']['ms_per_reply']:>10.1f}"
+            f"{calls:>10}"
+        )
+    return "\n".join(lines)
+
+
+def main(llm, modes: Sequence[str], max_new_tokens: int, threshold: float, setup: dict) -> int:
+    def progress(msg: str) -> None:
+        print(f"[constrained] {msg}", file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    report = run(llm, modes, max_new_tokens, threshold, progress)
+    print(format_table(report))
+    ratios = [v["ratio"] for v in report.values()]
+    summary = {"min_ratio": min(ratios), "mean_ratio": round(sum(ratios) / len(ratios), 3),
+               "target": 0.7, "seconds": round(time.perf_counter() - t0, 1)}
+    print(json.dumps({"constrained": report, "summary": summary, "setup": setup}))
+    return 0

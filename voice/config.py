@@ -83,6 +83,8 @@ class VadConfig:
     endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
     complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
     incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
+    echo_suppression: bool = True  # silence the assistant's own voice in the microphone
+    echo_margin_db: float = 6.0  # over the expected echo, the microphone is the user
 
     def __post_init__(self) -> None:
         if self.endpoint not in ("smart", "silence"):

@@ -19,14 +19,15 @@ import re
 
 # Words an English sentence does not end on: articles, prepositions, conjunctions, possessives,
 # auxiliaries and question words that still need what follows. "What is the capital of" is
-# unfinished; "What is it?" and "Who are you?" end on a pronoun and are finished.
+# unfinished; "What is it?" and "Who are you?" end on a pronoun and are finished, and so does
+# "What can you do?" (do/does/did end questions often enough to be left out).
 _DANGLING = frozenset(
     """
     a an the this these those my your his her its our their some any every no each
     of to in on at for with from by about into onto over under between than as like via per
     after before until till through across against toward towards without within among
     and or but nor so because if unless although though while whereas whether that which
-    is are was were be been am do does did has have had will would can could should shall may
+    is are was were be been am has have had will would can could should shall may
     might must what's whats what where when how why whose whom
     plus minus times divided multiplied
     um uh er erm hmm

@@ -7,11 +7,17 @@ that transcribes it in a worker thread, streams the reply's committed text from 
 cuts it into sentences (the first one short) and synthesises them while the LLM may still be
 refining later blocks. Audio goes to a :class:`Sink`; everything else leaves as typed frames.
 
-- Speculative start: at a short pause the turn is prepared ahead (ASR, reply, first sentence of
-  audio); speech that resumes cancels it; if the turn ends at that pause the prepared audio plays
-  at once.
+- A turn is one :class:`Turn` (record, audio, task, what was heard); an interruption is one
+  path, :meth:`Pipeline._interrupt`: silence, cancel, then settle history and frames.
+- Speculative start: at a pause (90 ms inaudible, or webrtcvad's silence) the turn is prepared
+  ahead (ASR, reply, first sentence of audio); speech that resumes cancels it. The pause's
+  transcript decides the end of the turn (``voice.endpoint``): complete, it ends now and the
+  prepared audio plays; incomplete, it waits for more. Latency counts from the audible end.
 - Barge-in: speech that starts while the assistant is busy stops playback at once, aborts
-  generation and synthesis, and the history keeps only the words that were played.
+  generation and synthesis, and the history keeps only the words that were played; speech just
+  after the answer began (a false start) takes the answer back and the whole utterance is
+  answered as one turn.
+- Echo: what the speaker plays is the reference of an echo suppressor on the microphone.
 - The event loop never waits on a model; a monitor measures its lag during turns.
 """
 
@@ -28,6 +34,7 @@ import numpy as np
 
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.echo import EchoSuppressor
 from voice.endpoint import is_complete
 from voice.frames import (
     EndFrame,
@@ -307,6 +314,10 @@ class Pipeline:
         self._lag_max = 0.0
         self._closed = False
         self._smart = False  # transcript-aware endpointing (set by start)
+        v = cfg.vad
+        self._echo = EchoSuppressor(SAMPLE_RATE, margin_db=v.echo_margin_db)
+        self._played: list[tuple[int, np.ndarray]] = []  # (stream offset, 16 kHz) reference
+        self._fed = 0  # samples of microphone audio fed
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -322,6 +333,7 @@ class Pipeline:
         """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
+        self._fed, self._played = 0, []
         v = self.cfg.vad
         self._smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
         # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
@@ -333,6 +345,9 @@ class Pipeline:
         """Add int16 16 kHz mono audio from the user."""
         if self._t0 is None:
             self.start()
+        if self.cfg.vad.echo_suppression and self.realtime:
+            chunk = self._echo.process(chunk, self._reference(self._fed, len(chunk)))
+        self._fed += len(chunk)
         for ev in self.detector.feed(chunk):
             await self._on_event(ev)
         await self._decide()
@@ -497,6 +512,7 @@ class Pipeline:
         rec = turn.record
         rec.interrupted = True  # from here on nothing of this turn is played
         await self.sink.stop(rec.turn)
+        self._cut_reference(t)
         if turn.task is not None and not turn.task.done():
             turn.task.cancel()
             await asyncio.gather(turn.task, return_exceptions=True)
@@ -654,6 +670,7 @@ class Pipeline:
                 return
             self.emit(TtsAudioFrame(rec.turn, audio, self.sink.sample_rate, piece))
             start, end = await self.sink.play(audio, rec.turn)
+            self._add_reference(start, audio)
             rec.stamps.setdefault("first_audio_out", start)
             turn.heard.append((piece, start, end))
 
@@ -720,6 +737,30 @@ class Pipeline:
             chunks = await self._synth(piece)
             turn.record.stamps.setdefault("first_tts_audio", self.clock())
             await self._play(turn, chunks, piece)
+
+    # --- echo: what the speaker plays, on the microphone's stream clock --------------------
+    def _add_reference(self, start: float, audio: np.ndarray) -> None:
+        if not (self.cfg.vad.echo_suppression and self.realtime) or self._t0 is None:
+            return
+        a = resample(audio, self.sink.sample_rate, SAMPLE_RATE)
+        self._played.append((round((start - self._t0) * SAMPLE_RATE), a))
+
+    def _cut_reference(self, t: float) -> None:
+        """Playback stopped at wall time ``t``: nothing after it is played."""
+        if self._t0 is None:
+            return
+        cut = round((t - self._t0) * SAMPLE_RATE)
+        self._played = [(o, a[: max(0, cut - o)]) for o, a in self._played if o < cut]
+
+    def _reference(self, pos: int, n: int) -> np.ndarray:
+        """The reference for microphone samples ``pos .. pos + n`` (zeros where nothing)."""
+        ref = np.zeros(n, dtype=np.int16)
+        self._played = [(o, a) for o, a in self._played if o + len(a) > pos]
+        for o, a in self._played:
+            lo, hi = max(pos, o), min(pos + n, o + len(a))
+            if lo < hi:
+                ref[lo - pos : hi - pos] = a[lo - o : hi - o]
+        return ref
 
     async def _monitor_lag(self, interval: float = 0.01) -> None:
         """How late the event loop wakes up: stays far below 20 ms if nothing blocks it."""

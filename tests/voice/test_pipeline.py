@@ -193,3 +193,166 @@ def test_pipeline_through_the_openai_compatible_endpoint(speak, tiny_model) -> N
             assert m.llm.model == "tiny"
     finally:
         worker.close()
+
+
+def trimmed(speak, text: str) -> np.ndarray:
+    """Piper speech without its own trailing silence: the pauses are the test's."""
+    from voice.vad import audible_end
+
+    a = speak(text)
+    return a[: audible_end(a)]
+
+
+async def run_until_answered(pipe: Pipeline, audio: np.ndarray, limit_s: float = 30.0) -> None:
+    """Speech, then silence until a turn is over (however slow a loaded machine is)."""
+    pipe.start(realtime=True)
+    async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+        await pipe.feed(chunk)
+    async for chunk in wav_source(silence(limit_s), realtime=True, tail_ms=0):
+        await pipe.feed(chunk)
+        if pipe.records:
+            break
+    await pipe.finish()
+    await pipe.close()
+
+
+class Timeline:
+    """Frames as they come out, with the wall time of each."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.perf_counter
+        self.frames: list[tuple[float, object]] = []
+
+    def __call__(self, frame) -> None:
+        self.frames.append((self.clock(), frame))
+
+    def first(self, kind, turn: int | None = None) -> float | None:
+        return next(
+            (t for t, f in self.frames if isinstance(f, kind) and turn in (None, f.turn)), None
+        )
+
+
+def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak, tiny_model):
+    cfg = config(tiny_model)  # the bundled defaults: transcript-aware endpointing
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+    said_all: list[float] = []
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        first = np.concatenate([silence(0.5), trimmed(speak, "What is the capital of")])
+        for part in (first, silence(0.7), trimmed(speak, "Australia?")):
+            async for chunk in wav_source(part, realtime=True, tail_ms=0):
+                await pipe.feed(chunk)
+        said_all.append(seen.clock())
+        async for chunk in wav_source(silence(0.1), realtime=True, tail_ms=2500):
+            await pipe.feed(chunk)
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    assert len(pipe.records) == 1
+    rec = pipe.records[0]
+    words = normalize_text(rec.transcript).split()
+    assert words[:2] == ["what", "is"] and words[-1] == "australia"
+    first_audio = seen.first(TtsAudioFrame)
+    assert first_audio is not None and first_audio > said_all[0]  # nobody was cut off
+    assert pipe.speculative_cancelled >= 1  # the pause's transcript was incomplete: it waited
+
+
+def test_a_complete_question_ends_the_turn_on_its_transcript(models, speak, tiny_model) -> None:
+    # The transcript decides, however long a loaded machine takes to produce it.
+    cfg = config(tiny_model, "vad.incomplete_ms=8000")
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True))
+    audio = np.concatenate([silence(0.5), trimmed(speak, "What can you do?")])
+    asyncio.run(run_until_answered(pipe, audio))
+    (rec,) = pipe.records
+    assert rec.endpoint == "complete" and rec.speculative
+    assert normalize_text(rec.transcript) == "what can you do"
+    # Stages are counted from the audible end; the VAD's end of speech is a stage of its own.
+    lat = rec.latency_ms
+    assert 0 <= lat["speech_end"] <= lat["turn_detected"] <= lat["first_audio_out"]
+
+    silent = config(tiny_model, "vad.endpoint=silence")
+    pipe = Pipeline(models, silent, WavSink(models.tts.sample_rate, realtime=True))
+    asyncio.run(run(pipe, audio, realtime=True))
+    (rec,) = pipe.records
+    assert rec.endpoint == "silence"
+    assert rec.latency_ms["turn_detected"] >= 600  # vad.end_ms of silence after the VAD's end
+
+
+def loudspeaker_echo(pipe: Pipeline, sink: WavSink, pos: int, n: int) -> np.ndarray:
+    """What the microphone hears of the speaker at stream samples ``pos .. pos + n``: the audio
+    actually played, 40 ms later, at half amplitude, with two room reflections."""
+    from voice.audio import resample
+
+    out = np.zeros(n)
+    for start, audio, _ in sink.segments:
+        a = resample(audio, sink.sample_rate, SAMPLE_RATE).astype(np.float64)
+        off = round((start - pipe._t0) * SAMPLE_RATE)
+        for delay_ms, gain in ((40, 0.5), (50, 0.1), (70, -0.05)):
+            o = off + delay_ms * SAMPLE_RATE // 1000
+            lo, hi = max(pos, o), min(pos + n, o + len(a))
+            if lo < hi:
+                out[lo - pos : hi - pos] += gain * a[lo - o : hi - o]
+    return out
+
+
+def talk_over_loudspeakers(models, speak, cfg, user_after_s: float | None):
+    """A question, then the microphone hears the reply through the room (and, ``user_after_s``
+    after the reply began, the user saying "Stop, stop.")."""
+    seen = Timeline()
+    sink = WavSink(models.tts.sample_rate, realtime=True)
+    pipe = Pipeline(models, cfg, sink, on_frame=seen)
+    user = speak("Stop, stop.").astype(np.float64)
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        q = np.concatenate([silence(0.5), trimmed(speak, "What is the capital of France?")])
+        n, pos, began = SAMPLE_RATE // 50, 0, None
+        q = np.concatenate([q, silence((-len(q) % n) / SAMPLE_RATE)])  # whole 20 ms chunks
+        t0 = seen.clock()
+        for i in range(0, len(q) + 40 * SAMPLE_RATE, n):
+            delay = t0 + i / SAMPLE_RATE - seen.clock()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            mic = np.zeros(n) if i >= len(q) else q[i : i + n].astype(np.float64)
+            mic += loudspeaker_echo(pipe, sink, pos, n)
+            began = began if began is not None else (i if seen.first(TtsAudioFrame) else None)
+            if user_after_s is not None and began is not None:
+                k = i - began - int(user_after_s * SAMPLE_RATE)
+                if 0 <= k < len(user):
+                    mic[: len(user[k : k + n])] += user[k : k + n]
+            await pipe.feed(np.clip(mic, -32768, 32767).astype(np.int16))
+            pos += n
+            if began is not None and i - began > 6 * SAMPLE_RATE:
+                break
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    return pipe, seen
+
+
+def test_the_assistant_does_not_interrupt_itself_through_loudspeakers(models, speak, tiny_model):
+    cfg = config(tiny_model, "sampling.max_new_tokens=48")
+    pipe, seen = talk_over_loudspeakers(models, speak, cfg, None)
+    assert seen.first(TtsAudioFrame, 1) is not None
+    assert not any(isinstance(f, InterruptionFrame) for _, f in seen.frames)
+    assert len(pipe.records) == 1 and not pipe.records[0].interrupted  # no echo turn either
+    assert pipe._echo.suppressed > 0
+    # Without suppression the same echo interrupts the answer: the test has teeth.
+    off = config(tiny_model, "sampling.max_new_tokens=48", "vad.echo_suppression=false")
+    pipe, seen = talk_over_loudspeakers(models, speak, off, None)
+    assert any(isinstance(f, InterruptionFrame) for _, f in seen.frames)
+
+
+def test_the_user_still_interrupts_over_the_echo(models, speak, tiny_model) -> None:
+    cfg = config(tiny_model, "sampling.max_new_tokens=48")
+    pipe, seen = talk_over_loudspeakers(models, speak, cfg, 1.2)
+    first = pipe.records[0]
+    assert first.interrupted and not first.taken_back
+    assert any(isinstance(f, InterruptionFrame) and f.turn == 1 for _, f in seen.frames)
+    assert any("stop" in normalize_text(r.transcript) for r in pipe.records[1:])

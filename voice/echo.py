@@ -1,0 +1,107 @@
+"""Echo suppression: the assistant must not take its own voice, heard by the microphone through
+loudspeakers, for the user talking over it.
+
+The pipeline knows exactly what it plays and when (the *reference*, placed on the microphone's
+stream clock), so this is reference-based. Per 10 ms frame it compares the microphone's energy
+with the loudest reference energy of the last ``max_delay_ms`` (the speaker-to-microphone delay
+is unknown). The coupling (echo energy / reference energy) is learned as a low percentile of
+that ratio over the last two seconds of playback: the user talking over the reply only raises
+the ratio, so the low percentile stays the echo's. A frame more than ``margin_db`` above the
+expected echo is the user and passes; otherwise, while the reference is playing, it is silenced
+before the VAD sees it. When nothing is playing the microphone passes untouched.
+
+This is the classic telephone echo suppressor, not a linear echo canceller: while the assistant
+speaks, only speech clearly louder than its echo gets through (which is what a barge-in is).
+Known limit: with a speaker-to-microphone delay of 80 ms or more, echo leaks through once,
+about half a second into the first reply, while the first estimate settles (tested: 10 and
+40 ms delays never leak). docs/turn-taking.md says what else was tried.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+
+class EchoSuppressor:
+    """Gate the microphone against the echo of ``ref``; one per conversation (it learns)."""
+
+    def __init__(
+        self, sample_rate: int = 16000, max_delay_ms: int = 300, margin_db: float = 6.0
+    ) -> None:
+        self.frame = sample_rate // 100  # 10 ms
+        self.margin = 10.0 ** (margin_db / 10.0)
+        self.max_delay = max(1, max_delay_ms // 10)  # frames
+        self._em: deque[float] = deque(maxlen=200)  # 2 s of microphone energy per frame
+        self._er: deque[float] = deque(maxlen=200 + self.max_delay)  # and of the reference
+        self._mic = np.zeros(0, dtype=np.int16)
+        self._ref = np.zeros(0, dtype=np.int16)
+        self._out = np.zeros(0, dtype=np.int16)
+        self.delay = 0  # frames from reference to its echo (learned)
+        self.coupling = 1.0  # echo energy per unit of reference energy (learned; 1 until then)
+        self._since_fit = 0
+        self.suppressed = 0  # frames silenced so far
+
+    def process(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """``mic`` with echo-only frames silenced; the same length (up to one frame late while a
+        partial frame waits for the rest)."""
+        if len(mic) != len(ref):
+            raise ValueError("mic and reference must have the same length")
+        m = np.concatenate([self._mic, mic])
+        r = np.concatenate([self._ref, ref])
+        n = len(m) // self.frame
+        out = [self._out]
+        for i in range(n):
+            s = slice(i * self.frame, (i + 1) * self.frame)
+            out.append(self._gate(m[s], r[s]))
+        self._mic, self._ref = m[n * self.frame :], r[n * self.frame :]
+        y = np.concatenate(out)
+        self._out = y[len(mic) :]
+        return y[: len(mic)]
+
+    def _fit(self) -> None:
+        """Delay: where the energy envelopes match best; coupling: a low percentile of the
+        microphone-to-reference energy ratio there (talking over the reply only raises it; a
+        microphone that stays quiet while the reply plays, as with headphones, gives ~0)."""
+        em = np.log10(np.asarray(self._em) + 1.0)  # [T]
+        er = np.log10(np.asarray(self._er) + 1.0)  # [T + D]
+        t = len(em)
+        if t < self.max_delay + 20 or len(er) < t:
+            return
+        best, best_c = 0, -2.0
+        for d in range(min(self.max_delay, len(er) - t) + 1):
+            r = er[len(er) - t - d : len(er) - d]
+            if r.std() < 1e-6 or em.std() < 1e-6:
+                continue
+            c = float(np.corrcoef(em, r)[0, 1])
+            if c > best_c:
+                best, best_c = d, c
+        r = er[len(er) - t - best : len(er) - best]
+        loud = r >= np.percentile(r, 50)
+        if loud.sum() < 10:
+            return
+        self.delay = best
+        self.coupling = min(1.0, float(10.0 ** np.percentile(em[loud] - r[loud], 50)))
+
+    def _gate(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        rf, mf = ref.astype(np.float64), mic.astype(np.float64)
+        self._er.append(float((rf * rf).mean()))
+        energy = float((mf * mf).mean())
+        recent = list(self._er)[-(self.max_delay + 1) :]
+        if max(recent) < 1e2:  # nothing (audible) played lately: the microphone is the user's
+            return mic
+        self._em.append(energy)
+        self._since_fit += 1
+        if self._since_fit >= 10:
+            self._since_fit = 0
+            self._fit()
+        if self.coupling < 1.0:  # learned: the reference around the echo's delay
+            k = len(recent) - 1 - self.delay
+            echo_ref = max(recent[max(0, k - 3) : k + 4])
+        else:  # not yet: anything played lately could be echoing now
+            echo_ref = max(recent)
+        if energy > self.margin * self.coupling * echo_ref:
+            return mic
+        self.suppressed += 1
+        return np.zeros_like(mic)

@@ -21,6 +21,7 @@ from engine.model import CacheView, DiffusionLM
 from engine.sampling import SamplingParams
 from engine.sequence import GenerationResult, Sequence, TextDelta
 from engine.tokenizer import ChatTokenizer
+from engine.tools import ToolFormatError, normalize_messages, normalize_tools
 from kernels import unmask_select
 from kernels.unmask import select_commits
 
@@ -83,16 +84,20 @@ class Engine:
         return cls(model, tok, config, device)
 
     # --- requests ---------------------------------------------------------------------------
-    def prepare_prompt(self, messages: list[dict], params: SamplingParams) -> tuple[list[int], int]:
-        """Prompt ids for a conversation, dropping the oldest turns until it fits."""
+    def prepare_prompt(
+        self, messages: list[dict], params: SamplingParams, tools: list[dict] | None = None
+    ) -> tuple[list[int], int]:
+        """Prompt ids for a conversation (and the tools it may call), dropping the oldest turns
+        until it fits. Messages may be system, user, assistant (with ``tool_calls``) and tool."""
         if not messages:
             raise RequestError("messages must not be empty")
-        for m in messages:
-            if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
-                raise RequestError("each message needs a role of system, user or assistant")
-            if not isinstance(m.get("content"), str):
-                raise RequestError("each message needs string content")
-        if not messages[-1]["content"].strip():
+        try:
+            messages = normalize_messages(messages)
+            tools = normalize_tools(tools)
+        except ToolFormatError as e:
+            raise RequestError(str(e)) from None
+        last = messages[-1]
+        if not last["content"].strip() and not last.get("tool_calls"):
             raise RequestError("the last message is empty")
         bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
         budget = self.max_len - params.max_new_tokens - bs
@@ -105,7 +110,7 @@ class Engine:
         turns = messages[len(system) :]
         dropped = 0
         while True:
-            ids = self.tokenizer.chat_ids(system + turns)
+            ids = self.tokenizer.chat_ids(system + turns, tools)
             if len(ids) <= budget:
                 return ids, dropped
             if len(turns) <= 1:
@@ -114,17 +119,23 @@ class Engine:
                 )
             turns = turns[1:]
             dropped += 1
+            while len(turns) > 1 and turns[0]["role"] == "tool":  # a result without its call
+                turns = turns[1:]
+                dropped += 1
 
     def validate(
         self,
         messages: list[dict] | None,
         params: SamplingParams,
         prompt_ids: list[int] | None = None,
+        tools: list[dict] | None = None,
     ) -> tuple[list[int], int]:
         """Prompt ids and dropped turns for a request, or :class:`RequestError`. Thread-safe."""
         dropped = 0
+        if params.constrained:
+            raise RequestError("response_format and forced tool calls are not supported yet")
         if prompt_ids is None:
-            prompt_ids, dropped = self.prepare_prompt(messages or [], params)
+            prompt_ids, dropped = self.prepare_prompt(messages or [], params, tools)
         elif not prompt_ids:
             raise RequestError("prompt_ids must not be empty")
         bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
@@ -144,11 +155,13 @@ class Engine:
         request_id: str | None = None,
         stream: bool = False,
         truncated_turns: int = 0,
+        tools: list[dict] | None = None,
     ) -> str:
-        """Queue a conversation (or raw prompt ids); returns the request id."""
+        """Queue a conversation (or raw prompt ids); returns the request id. ``tools`` are
+        rendered into the prompt (see engine/tools.py); what the reply may be is ``params``'."""
         params = params or SamplingParams()
         if messages is not None or prompt_ids is None:
-            prompt_ids, truncated_turns = self.validate(messages, params)
+            prompt_ids, truncated_turns = self.validate(messages, params, tools=tools)
         else:
             prompt_ids, _ = self.validate(None, params, prompt_ids)
         rid = request_id or f"req-{next(self._ids)}"

@@ -26,18 +26,30 @@ class LLM:
         return self.engine.tokenizer
 
     def generate(
-        self, conversations: list[list[dict]], params: SamplingParams | None = None
+        self,
+        conversations: list[list[dict]],
+        params: SamplingParams | None = None,
+        tools: list[dict] | None = None,
     ) -> list[GenerationResult]:
-        """Replies for several conversations, decoded together in shared forward passes."""
-        ids = [self.engine.add_request(c, params) for c in conversations]
+        """Replies for several conversations, decoded together in shared forward passes.
+
+        ``tools`` are rendered into each prompt; turn the replies into OpenAI tool calls with
+        ``engine.tools.parse_tool_calls`` (``engine.tools.tool_request`` maps ``tool_choice``
+        onto ``params``)."""
+        ids = [self.engine.add_request(c, params, tools=tools) for c in conversations]
         done: dict[str, GenerationResult] = {}
         while len(done) < len(ids):
             for r in self.engine.step().finished:
                 done[r.request_id] = r
         return [done[i] for i in ids]
 
-    def chat(self, messages: list[dict], params: SamplingParams | None = None) -> GenerationResult:
-        return self.generate([messages], params)[0]
+    def chat(
+        self,
+        messages: list[dict],
+        params: SamplingParams | None = None,
+        tools: list[dict] | None = None,
+    ) -> GenerationResult:
+        return self.generate([messages], params, tools)[0]
 
     def stream(
         self, messages: list[dict], params: SamplingParams | None = None

@@ -30,6 +30,11 @@ class SamplingParams:
     stop: list[str] = field(default_factory=list)
     seed: int | None = None
     early_stop: bool | None = None  # None → on for every mode but reference
+    # Constrained output (engine/grammar.py): None or {"type": "text"} — free text;
+    # {"type": "json_object"}; {"type": "json_schema", "json_schema": {"name", "schema",
+    # "strict"}}; {"type": "lark", "lark": GRAMMAR} (llguidance's Lark dialect; what
+    # tool_choice "required" and named choices compile to, see engine/tools.py).
+    response_format: dict | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -55,6 +60,11 @@ class SamplingParams:
             raise ValueError("stop must be at most 16 non-empty strings")
         if self.early_stop is None:
             self.early_stop = self.mode != "reference"
+        self.response_format = _check_response_format(self.response_format)
+
+    @property
+    def constrained(self) -> bool:
+        return self.response_format is not None
 
     @classmethod
     def from_dict(cls, d: dict) -> SamplingParams:
@@ -63,3 +73,32 @@ class SamplingParams:
             if k not in known:
                 raise ValueError(f"unknown sampling parameter {k!r}")
         return cls(**d)
+
+
+def _check_response_format(rf: object) -> dict | None:
+    """The response format's shape (the grammar engine checks the schema itself)."""
+    if rf is None:
+        return None
+    if not isinstance(rf, dict):
+        raise ValueError("response_format must be an object with a type")
+    kind = rf.get("type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "json_schema":
+        js = rf.get("json_schema")
+        if not isinstance(js, dict) or not isinstance(js.get("schema", {}), dict | bool):
+            raise ValueError("response_format json_schema needs {name, schema: {...}}")
+        name = js.get("name", "response")
+        if not isinstance(name, str) or not name:
+            raise ValueError("response_format json_schema.name must be a non-empty string")
+        return {"type": "json_schema", "json_schema": {
+            "name": name, "schema": js.get("schema", {}), "strict": bool(js.get("strict"))}}
+    if kind == "lark":
+        if not isinstance(rf.get("lark"), str) or not rf["lark"].strip():
+            raise ValueError("response_format lark needs a grammar string")
+        return {"type": "lark", "lark": rf["lark"]}
+    raise ValueError(
+        "response_format type must be one of text, json_object, json_schema, lark"
+    )

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from engine.checkpoint import ModelLoadError
+from engine.tools import TemplateSupport, fallback_messages, normalize_messages
 
 _FALLBACK_TEMPLATE = (
     "{% for m in messages %}{{ m['role'] | capitalize }}: {{ m['content'] }}\n{% endfor %}"
@@ -40,6 +41,7 @@ class ChatTokenizer:
         if isinstance(template, list):  # named templates: take the default one
             template = next((t["template"] for t in template if t.get("name") == "default"), None)
         self.tok.chat_template = template or _FALLBACK_TEMPLATE
+        self.template_support = TemplateSupport.of(self.tok.chat_template)
         for key in ("bos_token", "eos_token", "pad_token"):
             v = conf.get(key)
             if isinstance(v, dict):
@@ -50,10 +52,21 @@ class ChatTokenizer:
         if self.tok.eos_token_id is not None and self.tok.eos_token_id not in self.eos_token_ids:
             self.eos_token_ids.append(int(self.tok.eos_token_id))
 
-    def chat_ids(self, messages: list[dict]) -> list[int]:
-        """Token ids of a conversation followed by the assistant's turn prompt."""
-        text = self.tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-        return self.tok.encode(text, add_special_tokens=False)
+    def chat_text(self, messages: list[dict], tools: list[dict] | None = None) -> str:
+        """A conversation (normalised by ``engine.tools.normalize_messages``) rendered by the
+        template, followed by the assistant's turn prompt. ``tools`` go to the template when it
+        reads them; otherwise, and for tool calls/results it does not render, the documented
+        fallback of :func:`engine.tools.fallback_messages` rewrites them as text."""
+        sup = self.template_support
+        msgs = fallback_messages(normalize_messages(messages), tools or [], sup)
+        kw = {"tools": tools} if tools and sup.tools else {}
+        return self.tok.apply_chat_template(
+            msgs, add_generation_prompt=True, tokenize=False, **kw
+        )
+
+    def chat_ids(self, messages: list[dict], tools: list[dict] | None = None) -> list[int]:
+        """Token ids of :meth:`chat_text`."""
+        return self.tok.encode(self.chat_text(messages, tools), add_special_tokens=False)
 
     def encode(self, text: str) -> list[int]:
         return self.tok.encode(text, add_special_tokens=False)

@@ -86,10 +86,12 @@ class EngineWorker:
         stream: bool = False,
         request_id: str | None = None,
         on_event: Callable[[Event], None] | None = None,
+        tools: list[dict] | None = None,
     ) -> RequestHandle:
         """Queue a request; bad requests raise :class:`RequestError` here, synchronously."""
         params = params or SamplingParams()
-        ids, dropped = self.engine.validate(messages, params)  # tokenising off the engine thread
+        # tokenising off the engine thread
+        ids, dropped = self.engine.validate(messages, params, tools=tools)
         with self._lock:
             if self._stop:
                 raise RequestError("the engine is shutting down")

@@ -3,6 +3,11 @@
 Both expose one blocking call, ``stream(messages, on_text)``, that runs in a worker thread,
 hands committed text to ``on_text`` as it becomes final and returns the whole reply with its
 decoding stats; ``cancel(turn)`` stops a reply early (barge-in).
+
+Tools: ``stream(..., tools=[...], tool_choice=...)`` takes OpenAI function schemas; the reply's
+tool calls come back in ``Reply.tool_calls`` (OpenAI shape: id, type, function.name,
+function.arguments as JSON text) with ``finish_reason == "tool_calls"``, and ``on_text`` never
+sees them. ``messages`` may hold assistant messages with ``tool_calls`` and ``tool`` results.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
+from engine.tools import ToolCallFilter, ToolFormatError, parse_tool_calls, tool_request
 
 
 class LLMError(Exception):
@@ -23,9 +29,10 @@ class LLMError(Exception):
 
 @dataclass
 class Reply:
-    text: str
-    finish_reason: str
+    text: str  # the reply's text, tool calls taken out
+    finish_reason: str  # "stop" | "length" | "tool_calls" | "abort"
     stats: dict
+    tool_calls: list[dict] = field(default_factory=list)  # OpenAI tool calls, in order
 
 
 class LocalLLM:
@@ -43,21 +50,36 @@ class LocalLLM:
         return len(self.worker.tokenizer.chat_ids(messages))
 
     def stream(
-        self, messages: list[dict], on_text: Callable[[str], None], request_id: str | None = None
+        self,
+        messages: list[dict],
+        on_text: Callable[[str], None],
+        request_id: str | None = None,
+        *,
+        tools: list[dict] | None = None,
+        tool_choice: str | dict | None = None,
+        parallel_tool_calls: bool | None = None,
     ) -> Reply:
         done = threading.Event()
         final: list[GenerationResult] = []
+        try:
+            tr = tool_request(self.params, tools, tool_choice, parallel_tool_calls)
+        except ToolFormatError as e:
+            raise LLMError(str(e)) from None
+        calls = ToolCallFilter() if tr.parses_calls else None
 
         def on_event(ev) -> None:
             if isinstance(ev, GenerationResult):
                 final.append(ev)
                 done.set()
-            else:
+            elif calls is None:
                 on_text(ev.text)
+            elif text := calls.feed(ev.text):
+                on_text(text)
 
         try:
             self.worker.submit(
-                messages, self.params, stream=True, request_id=request_id, on_event=on_event
+                messages, tr.params, stream=True, request_id=request_id, on_event=on_event,
+                tools=tr.prompt_tools,
             )
         except (RequestError, ValueError) as e:
             raise LLMError(str(e)) from None
@@ -65,16 +87,21 @@ class LocalLLM:
         r = final[0]
         if r.finish_reason == "error":
             raise LLMError(f"generation failed: {r.error}")
-        return Reply(
-            r.text,
-            r.finish_reason,
-            {
-                "nfe": r.nfe,
-                "tokens": r.num_tokens,
-                "tokens_per_forward": round(r.tokens_per_forward, 2),
-                "truncated_turns": r.truncated_turns,
-            },
-        )
+        stats = {
+            "nfe": r.nfe,
+            "tokens": r.num_tokens,
+            "tokens_per_forward": round(r.tokens_per_forward, 2),
+            "truncated_turns": r.truncated_turns,
+        }
+        if calls is None:
+            return Reply(r.text, r.finish_reason, stats)
+        if rest := calls.finish():
+            on_text(rest)
+        parsed = parse_tool_calls(r.text, tr.names)
+        if parsed.invalid:
+            stats["invalid_tool_calls"] = len(parsed.invalid)
+        reason = "tool_calls" if parsed.tool_calls else r.finish_reason
+        return Reply(parsed.content or "", reason, stats, parsed.tool_calls)
 
     def cancel(self, request_id: str) -> None:
         self.worker.abort(request_id)
@@ -95,19 +122,39 @@ class RemoteLLM:
         self._cancelled: set[str] = set()
 
     def count_tokens(self, messages: list[dict]) -> int:
-        return sum(len(m["content"]) for m in messages) // 4 + 4 * len(messages)
+        chars = sum(
+            len(m.get("content") or "") + len(json.dumps(m.get("tool_calls") or ""))
+            for m in messages
+        )
+        return chars // 4 + 4 * len(messages)
 
     def stream(
-        self, messages: list[dict], on_text: Callable[[str], None], request_id: str | None = None
+        self,
+        messages: list[dict],
+        on_text: Callable[[str], None],
+        request_id: str | None = None,
+        *,
+        tools: list[dict] | None = None,
+        tool_choice: str | dict | None = None,
+        parallel_tool_calls: bool | None = None,
     ) -> Reply:
         p = self.params
         body = {
             "model": self.model,
-            "messages": messages,
+            "messages": [_wire_message(m) for m in messages],
             "stream": True,
             "max_tokens": p.max_new_tokens,
             "temperature": p.temperature,
         }
+        if tools:
+            body["tools"] = tools
+            if tool_choice is not None:
+                body["tool_choice"] = tool_choice
+            if parallel_tool_calls is not None:
+                body["parallel_tool_calls"] = parallel_tool_calls
+        if p.response_format is not None:
+            body["response_format"] = p.response_format
+        calls: dict[int, dict] = {}  # streamed tool calls by index
         req = urllib.request.Request(
             self.url,
             data=json.dumps(body).encode(),
@@ -134,10 +181,13 @@ class RemoteLLM:
                     if "error" in chunk:
                         raise LLMError(f"endpoint error: {chunk['error'].get('message')}")
                     choice = (chunk.get("choices") or [{}])[0]
-                    text = (choice.get("delta") or {}).get("content") or ""
+                    delta = choice.get("delta") or {}
+                    text = delta.get("content") or ""
                     if text:
                         parts.append(text)
                         on_text(text)
+                    for tc in delta.get("tool_calls") or []:
+                        _merge_call_delta(calls, tc)
                     reason = choice.get("finish_reason") or reason
         except urllib.error.HTTPError as e:
             try:
@@ -147,10 +197,45 @@ class RemoteLLM:
             raise LLMError(f"{self.url} answered HTTP {e.code} {msg}".strip()) from None
         except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
             raise LLMError(f"cannot reach {self.url}: {getattr(e, 'reason', e)}") from None
-        return Reply("".join(parts).strip(), reason, {})
+        tool_calls = [calls[i] for i in sorted(calls)]
+        if tool_calls and reason == "stop":
+            reason = "tool_calls"
+        return Reply("".join(parts).strip(), reason, {}, tool_calls)
 
     def cancel(self, request_id: str) -> None:
         self._cancelled.add(request_id)
 
     def close(self) -> None:
         pass
+
+
+def _wire_message(m: dict) -> dict:
+    """A message as the OpenAI wire format wants it: tool-call arguments as JSON text."""
+    if not m.get("tool_calls"):
+        return m
+    calls = []
+    for c in m["tool_calls"]:
+        f = c.get("function", {})
+        args = f.get("arguments", {})
+        calls.append({
+            **c,
+            "type": "function",
+            "function": {**f, "arguments": args if isinstance(args, str) else json.dumps(args)},
+        })
+    return {**m, "tool_calls": calls}
+
+
+def _merge_call_delta(calls: dict[int, dict], tc: dict) -> None:
+    """Add one streamed ``delta.tool_calls`` entry: the first names the call, the rest append
+    to its arguments."""
+    i = tc.get("index", len(calls))
+    f = tc.get("function") or {}
+    call = calls.setdefault(
+        i, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+    )
+    if tc.get("id"):
+        call["id"] = tc["id"]
+    if f.get("name"):
+        call["function"]["name"] += f["name"]
+    if f.get("arguments"):
+        call["function"]["arguments"] += f["arguments"]

@@ -36,11 +36,14 @@ from voice.frames import (
     ReplyTextFrame,
     SpeechStartedFrame,
     SpeechStoppedFrame,
+    TimerFiredFrame,
+    ToolCallFrame,
     TranscriptFrame,
     TtsAudioFrame,
     TurnMetricsFrame,
 )
 from voice.llm import LLMError, LocalLLM, RemoteLLM
+from voice.tools import Toolbox, answer, tool_messages, tools_supported
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
 
@@ -74,6 +77,7 @@ class TurnRecord:
     speculative: bool = False  # the reply was prepared during a pause
     interrupted: bool = False
     error: str | None = None
+    announcement: bool = False  # spoken unprompted (a timer or reminder), not an answer
 
     @property
     def latency_ms(self) -> dict[str, float]:
@@ -92,6 +96,10 @@ class TurnRecord:
             "speculative": self.speculative,
             "llm": self.stats,
         }
+        if self.stats.get("tools"):
+            d["tools"] = self.stats["tools"]
+        if self.announcement:
+            d["announcement"] = True
         if self.interrupted:
             d["interrupted"] = True
             d["spoken"] = self.spoken
@@ -257,6 +265,9 @@ class Pipeline:
         self._carry: np.ndarray | None = None
         self._last: TurnRecord | None = None  # the newest turn, and what of it was played
         self._heard: list[tuple[str, float, float]] = []
+        # Built-in tools (voice.tools): made on the conversation's loop, closed with it.
+        self.tools: Toolbox | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -272,6 +283,7 @@ class Pipeline:
         """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
+        self._ensure_tools()
         if self._lag_task is None:
             self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
 
@@ -309,6 +321,8 @@ class Pipeline:
         tasks = [t for t in (self._task, self._lag_task) if t is not None]
         if self._spec is not None:
             tasks.append(self._spec[1])
+        if self.tools is not None:
+            self.tools.close()  # the conversation's timers end with it
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -327,12 +341,54 @@ class Pipeline:
         """A typed question: a new turn answered like a spoken one, without ASR."""
         if self._busy():
             await self._interrupt()
+        self._ensure_tools()
         turn = next(self._ids)
         self._turn = turn
         rec = TurnRecord(turn)
         rec.stamps["speech_end"] = rec.stamps["turn_detected"] = self.clock()
         self._task = asyncio.create_task(self._answer(rec, None, None, text), name=f"turn-{turn}")
         await asyncio.sleep(0)  # let the turn start (see _on_event)
+
+    # --- tools and announcements --------------------------------------------------------
+    def _ensure_tools(self) -> None:
+        if self.tools is None and self.cfg.assistant.tools and tools_supported(self.m.llm):
+            self._loop = asyncio.get_running_loop()
+            self.tools = Toolbox(self._timer_fired, self._loop)
+
+    def _timer_fired(self, timer, text: str) -> None:
+        """A timer is due (on the loop): speak up once the current answer is done."""
+        if not self._closed:
+            asyncio.ensure_future(self.announce(text, timer))
+
+    async def announce(self, text: str, timer=None) -> None:
+        """Speak ``text`` unprompted, in a turn of its own, after any answer in progress."""
+        while self._task is not None and not self._task.done():
+            await asyncio.wait({self._task})
+        if self._closed:
+            return
+        turn = next(self._ids)
+        self._turn = turn
+        rec = TurnRecord(turn, reply=text, announcement=True)
+        rec.stamps["speech_end"] = self.clock()
+        self.emit(TimerFiredFrame(turn, text, getattr(timer, "label", ""),
+                                  getattr(timer, "reminder", False),
+                                  getattr(timer, "seconds", 0)))  # fmt: skip
+        self.emit(ReplyTextFrame(turn, text, True))
+        heard: list = []
+        try:
+            chunks = await asyncio.to_thread(self._synth, text)
+            rec.stamps["first_tts_audio"] = self.clock()
+            await self._play(rec, chunks, text, heard)
+            rec.spoken = text
+        except asyncio.CancelledError:
+            rec.interrupted = True
+            raise
+        except Exception as e:  # TTS failure: say so as an error event, keep the conversation
+            rec.error = f"{type(e).__name__}: {e}"
+            self.emit(ErrorFrame(turn, rec.error))
+        self.emit(TurnMetricsFrame(turn, rec.latency_ms, {"announcement": True}))
+        if self._on_turn is not None:
+            self._on_turn(rec)
 
     # --- turn detection -----------------------------------------------------------------
     async def _on_event(self, ev) -> None:
@@ -447,7 +503,9 @@ class Pipeline:
         hist = list(self.history)
         budget = self.cfg.assistant.history_tokens
         while hist and self.m.llm.count_tokens(system + hist + user) > budget:
-            hist = hist[2:]
+            # drop the oldest exchange: its question, tool calls and results, and answer
+            nxt = next((k for k in range(1, len(hist)) if hist[k]["role"] == "user"), len(hist))
+            hist = hist[nxt:]
         return system + hist + user
 
     async def _transcribe(self, audio: np.ndarray) -> str:
@@ -483,8 +541,16 @@ class Pipeline:
         return p
 
     def _stream_llm(self, transcript: str, on_text, rid: str):
-        """Runs in a worker thread: the prompt is built (tokenised) there too."""
-        return self.m.llm.stream(self.messages_for(transcript), on_text, rid)
+        """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
+        tool loop (model → tools → model) runs here and each call is reported as a frame."""
+        turn, loop = self._turn, self._loop
+
+        def on_tool(run) -> None:
+            if loop is not None:
+                frame = ToolCallFrame(turn, run.name, run.arguments, run.result, run.ok, run.ms)
+                loop.call_soon_threadsafe(self.emit, frame)
+
+        return answer(self.m.llm, self.messages_for(transcript), self.tools, on_text, rid, on_tool)
 
     def _synth(self, text: str) -> list:
         return list(self.m.tts.synthesize_stream(text, 10**6))
@@ -531,7 +597,7 @@ class Pipeline:
                 await self._stream_reply(rec, heard)
             rec.spoken = rec.reply
             if rec.reply and not _RESET.match(_norm(rec.transcript)):
-                self._remember(rec.transcript, rec.reply)
+                self._remember(rec.transcript, rec.reply, tool_messages(rec.stats))
         except asyncio.CancelledError:
             rec.interrupted = True
             rec.spoken = _heard_text(heard, self.clock())
@@ -556,9 +622,10 @@ class Pipeline:
                 if self._on_turn is not None:
                     self._on_turn(rec)
 
-    def _remember(self, user: str, assistant: str) -> None:
+    def _remember(self, user: str, assistant: str, tools: list[dict] | None = None) -> None:
         self.history += [
             {"role": "user", "content": user},
+            *(tools or []),
             {"role": "assistant", "content": assistant},
         ]
 

@@ -33,6 +33,8 @@ from voice.frames import (
     ReplyTextFrame,
     SpeechStartedFrame,
     SpeechStoppedFrame,
+    TimerFiredFrame,
+    ToolCallFrame,
     TranscriptFrame,
     TurnMetricsFrame,
 )
@@ -62,6 +64,8 @@ SERVER_EVENTS = (
     "reply.interrupted",
     "turn.metrics",
     "conversation.reset",
+    "tool.call",
+    "timer.fired",
     "error",
 )
 AUDIO_ENCODING = "pcm_s16le"
@@ -401,6 +405,13 @@ class Session:
         elif isinstance(f, TurnMetricsFrame):
             self.sink.end(f.turn)
             self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=f.stats)
+        elif isinstance(f, ToolCallFrame):
+            self.send("tool.call", turn=f.turn, name=f.name, arguments=f.arguments,
+                      result=f.result, ok=f.ok, ms=round(f.ms, 2))  # fmt: skip
+        elif isinstance(f, TimerFiredFrame):
+            self._newest = max(self._newest, f.turn)
+            self.send("timer.fired", turn=f.turn, text=f.text, label=f.label,
+                      reminder=f.reminder, seconds=f.seconds)  # fmt: skip
         elif isinstance(f, ErrorFrame):
             self.error("turn_failed", f.message, f.turn)
 

@@ -6,7 +6,7 @@ import asyncio
 import json
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 import pytest
@@ -89,14 +89,16 @@ def test_units_convert_with_pint():
     assert convert("five", "kilos", "pounds") == ("five kilograms is about eleven pounds", True)
     assert convert("twenty", "degrees C", "degrees F")[0] == \
         "twenty degrees Celsius is sixty eight degrees Fahrenheit"
-    assert convert("three", "hours", "minutes")[0] == "three hours is one hundred and eighty minutes"
-    assert convert("60", "mph", "kilometers an hour")[0].startswith("sixty miles per hour is about")
-    assert convert("five", "kilos", "miles") == ("sorry, I can't convert kilograms to miles", False)
+    assert convert("three", "hours", "minutes")[0] == \
+        "three hours is one hundred and eighty minutes"
+    assert convert("60", "mph", "km an hour")[0].startswith("sixty miles per hour is about")
+    assert convert("five", "kilos", "miles") == \
+        ("sorry, I can't convert kilograms to miles", False)
     assert not convert("five", "blorbs", "miles")[1]
 
 
 def test_clock_answers_from_the_given_time():
-    now = datetime(2026, 12, 3, 16, 5, tzinfo=timezone.utc)
+    now = datetime(2026, 12, 3, 16, 5, tzinfo=UTC)
     c = Clock(lambda: now)
     assert c.ask("time") == ("it's four oh five PM", True)
     assert c.ask("date") == ("today is Thursday, December third, twenty twenty six", True)
@@ -243,7 +245,7 @@ def test_toolbox_touches_no_files_network_or_processes(monkeypatch):
     monkeypatch.setattr(builtins, "open", forbidden)
     monkeypatch.setattr(socket, "socket", forbidden)
     monkeypatch.setattr(subprocess, "Popen", forbidden)
-    box = Toolbox(clock=Clock(lambda: datetime.now(timezone.utc) + timedelta(0)))
+    box = Toolbox(clock=Clock(lambda: datetime.now(UTC) + timedelta(0)))
     for name, args in [("clock", {"what": "time"}), ("clock", {"what": "until", "date": "xmas"}),
                        ("timer", {"action": "set", "duration": "5 minutes"}),
                        ("timer", {"action": "list"}), ("calculator", {"expression": "2+2"}),

@@ -133,19 +133,24 @@ def ask(template: str, slots: dict[str, str], rng: random.Random, noise: float =
     text = speak(text[:1].upper() + text[1:], rng, noise)
     seen = {}
     for k, m in marks.items():
-        found = re.search(re.escape(m), text, re.IGNORECASE)
+        found = list(re.finditer(re.escape(m), text, re.IGNORECASE))
         if not found:
             raise ValueError(f"slot {k} lost in {text!r}")
         v = slots[k]
-        if found.start() == 0 and found.group()[0].isupper():
+        if found[0].start() == 0 and found[0].group()[0].isupper():
             v = v[:1].upper() + v[1:]
-        text = text[: found.start()] + v + text[found.end() :]
+        # a stutter may have doubled the slot: every copy gets the value
+        text = re.sub(re.escape(m), lambda _m, v=v: v, text, flags=re.IGNORECASE)
         seen[k] = v
     return text, seen
 
 
 def call(name: str, **args: str) -> str:
-    return tool_call_text(name, args)
+    """A call as the demo model writes it. Copied values start with a space: their words then
+    have the same tokens in the call as in the question ("six" after a space is one token,
+    "six" after a quote is another), so the model copies token for token (the tools strip it)."""
+    copied = {k: v.strip() if k in ("what", "action") else " " + v.strip() for k, v in args.items()}
+    return tool_call_text(name, copied)
 
 
 def sentence(result: str, okay: bool = False) -> str:

@@ -82,17 +82,15 @@ class Bin:
     op: str  # plus minus times divided_by pct_of pow
     left: object
     right: object
+    word: str = ""  # how a power was said: "squared", "cubed" (else "to the power of")
 
     def say(self) -> str:
         if self.op == "pct_of":
             return f"{_say(self.left)} percent of {_say(self.right)}"
         if self.op == "pow":
-            r = self.right
-            if isinstance(r, Num) and r.value == 2:
-                return f"{_say(self.left)} squared"
-            if isinstance(r, Num) and r.value == 3:
-                return f"{_say(self.left)} cubed"
-            return f"{_say(self.left)} to the power of {_say(r)}"
+            if self.word:
+                return f"{_say(self.left)} {self.word}"
+            return f"{_say(self.left)} to the power of {_say(self.right)}"
         left, right = _say(self.left), _say(self.right)
         if self.op in ("times", "divided_by"):
             if _loose(self.left):
@@ -285,7 +283,8 @@ class _Parser:
             node = self.expr()
         self.skip_words()
         while self.peek()[0] == "op" and self.peek()[1] in ("squared", "cubed"):
-            node = Bin("pow", node, Num(Fraction(2 if self.peek()[1] == "squared" else 3)))
+            w = self.peek()[1]
+            node = Bin("pow", node, Num(Fraction(2 if w == "squared" else 3)), w)
             self.i += 1
         self.skip_words()
         if self.peek()[0] != "end":
@@ -339,7 +338,7 @@ class _Parser:
             return Bin(op, self.that_node(), right)
         if kind == "op" and op in ("squared", "cubed"):
             self.i += 1
-            return Bin("pow", self.that_node(), Num(Fraction(2 if op == "squared" else 3)))
+            return Bin("pow", self.that_node(), Num(Fraction(2 if op == "squared" else 3)), op)
         return None
 
     def expr(self):
@@ -371,7 +370,7 @@ class _Parser:
             kind, op = self.peek()
             if kind == "op" and op in ("squared", "cubed"):
                 self.i += 1
-                node = Bin("pow", node, Num(Fraction(2 if op == "squared" else 3)))
+                node = Bin("pow", node, Num(Fraction(2 if op == "squared" else 3)), op)
             elif kind == "op" and op == "pow":
                 self.i += 1
                 node = Bin("pow", node, self.unary())
@@ -435,6 +434,8 @@ class Calculator:
             return Calculation("there is no calculation to do", ok=False)
         if len(expression) > 300:
             return Calculation("that calculation is too long for me", ok=False)
+        expression = re.sub(r"^(.+?) and (.+?) added( together)?\W*$", r"add \1 and \2",
+                            expression.strip(), flags=re.IGNORECASE)  # fmt: skip
         try:
             tree = _Parser(_tokens(words_of(expression)), self.last).parse()
             canon = tree.say()

@@ -50,7 +50,7 @@ UNITS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "degF": ("degree Fahrenheit", "degrees Fahrenheit", "temperature",
              ("f", "fahrenheit", "farenheit", "degrees f", "degree f", "degrees fahrenheit",
               "degree fahrenheit")),
-    "kelvin": ("kelvin", "kelvin", "temperature", ("k", "kelvins", "degrees kelvin")),
+    "kelvin": ("kelvin", "kelvin", "temperature", ("kelvins", "degrees kelvin")),
     "kilometer / hour": ("kilometer per hour", "kilometers per hour", "speed",
                          ("km/h", "kmh", "kph", "kmph", "kilometers an hour",
                           "kilometres per hour", "kilometres an hour", "km per hour",
@@ -107,7 +107,7 @@ def find_unit(text: str) -> str | None:
         t = t[1:]
     while t and t[-1] in ("please", "then"):
         t = t[:-1]
-    key = " ".join(t)
+    key = re.sub(r" (an?|every) (hour|second)$", r" per \2", " ".join(t))
     if key in ALIASES:
         return ALIASES[key]
     if key.endswith("s") and key[:-1] in ALIASES:

@@ -10,8 +10,10 @@ Every utterance the server detects (``speech.stopped``) is followed by its turn 
 outcome: answered (reply audio arrived), silent (an empty reply: nothing to say aloud), error
 (``turn_failed``), interrupted (speech that went on barged into it; the server carries it into
 the next turn), or busy. A turn with no outcome within 30 s is lost, and so is a prompt the
-server never heard. Latency is the end of speech (the server's ``speech_end_ms``, on the
-client's clock) to the first reply audio frame at the client. The client sends
+server never heard. Latency is what the user feels: the audible end of the prompt (the end of
+its last 10 ms frame within 35 dB of the loudest, found in the audio the client sent, on the
+client's clock) to the first reply audio frame at the client. The old figure, from the
+server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sends
 ``playback.done`` as soon as a reply's audio has arrived: it plays nothing, so the assistant is
 silent again at once.
 
@@ -42,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from voice.audio import SAMPLE_RATE, read_wav  # noqa: E402
-from voice.vad import segment  # noqa: E402
+from voice.vad import audible_end, segment  # noqa: E402
 
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends
 SILENCE = np.zeros(FRAME, dtype=np.int16).tobytes()
@@ -57,6 +59,11 @@ OUTCOMES = ("answered", "silent", "error", "interrupted", "busy")
 class Clip:
     name: str
     audio: np.ndarray  # int16, with silence before and after
+    audible_end: int = -1  # samples into ``audio`` where it stops being audible (-1: find it)
+
+    def __post_init__(self) -> None:
+        if self.audible_end < 0:
+            self.audible_end = audible_end(self.audio)
 
 
 @dataclass
@@ -70,7 +77,8 @@ class Turn:
 
 @dataclass
 class Stats:
-    latencies_ms: list[float] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)  # from the audible end
+    vad_latencies_ms: list[float] = field(default_factory=list)  # from the server's speech_end
     clips: int = 0  # prompts spoken
     turns: int = 0  # utterances the server detected
     outcomes: collections.Counter = field(default_factory=collections.Counter)
@@ -179,6 +187,7 @@ class Conversation:
             k += 1
             st.clips += 1
             before = set(self.turns)
+            heard_end = self.t0 + (self.sent + clip.audible_end) / SAMPLE_RATE
             for i in range(0, len(clip.audio), FRAME):
                 await self._send(clip.audio[i : i + FRAME].tobytes())
             ended = self.clock()
@@ -199,7 +208,9 @@ class Conversation:
                     continue
                 st.outcomes[t.outcome] += 1
                 if t.outcome == "answered" and t.first_audio is not None:
-                    st.latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
+                    st.vad_latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
+                    if t is new[-1]:  # the turn that ends where the prompt stops being audible
+                        st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
             for _ in range(round(GAP_S * SAMPLE_RATE / FRAME)):
                 await self._send(SILENCE)
 
@@ -300,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} {'silent':>6} "
             f"{'errors':>6} {'interr.':>7} {'busy':>5} {'lost':>5} {'unheard':>7} "
-            f"{'p50 ms':>7} {'p90 ms':>7} {'RSS MB':>7} {'peak MB':>7}"
+            f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7}"
         )
         for n in counts:
             st = Stats()
@@ -322,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                 "sessions_failed": st.sessions_failed,
                 "p50_ms": pct(st.latencies_ms, 50),
                 "p90_ms": pct(st.latencies_ms, 90),
+                "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
                 "server_rss_mb": rss,
                 "server_peak_rss_mb": peak,
             }
@@ -330,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} {row['silent']:>6} "
                 f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
                 f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
+                f"{row['vad_end_p50_ms'] or '-':>7} "
                 f"{rss:>7} {peak:>7}",
                 flush=True,
             )

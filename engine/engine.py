@@ -1,9 +1,10 @@
 """The decoding loop: requests join, share batched forward passes, commit tokens, and leave.
 
 ``Engine`` is synchronous and single-threaded: ``add_request`` / ``step`` / ``abort``. Requests
-of every mode and model family go through one loop; each step builds one padded batch from the
-running sequences' plans, runs one forward pass through the slot KV cache, and lets the unmask
-kernel choose what every sequence commits.
+of every mode and model family go through one loop, as in nano-vllm: each sequence plans its
+next pass (:meth:`Sequence.plan`), the :class:`ModelRunner` turns the plans into one batch and
+one forward pass through its slot KV cache, the :class:`Sampler` decides what every row commits,
+and each sequence commits it.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ import torch
 
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
-from engine.model import CacheView, DiffusionLM
+from engine.model import DiffusionLM
+from engine.runner import ModelRunner
+from engine.sampler import Sampler
 from engine.sampling import SamplingParams
-from engine.sequence import GenerationResult, Sequence, TextDelta
+from engine.sequence import GenerationResult, Sequence, TextDelta, positions_needed
 from engine.tokenizer import ChatTokenizer
 from engine.tools import ToolFormatError, normalize_messages, normalize_tools
-from kernels import unmask_select
-from kernels.unmask import select_commits
 
 
 class RequestError(ValueError):
@@ -55,16 +56,13 @@ class Engine:
         self.model, self.tokenizer, self.config, self.device = model, tokenizer, config, device
         cfg = model.cfg
         self.max_len = min(config.max_model_len, cfg.max_position_embeddings)
-        dtype = next(model.parameters()).dtype
         n = config.max_batch_size
-        shape = (cfg.num_layers, n, self.max_len, cfg.num_kv_heads, cfg.head_dim)
-        self.k_cache = torch.zeros(shape, dtype=dtype, device=device)
-        self.v_cache = torch.zeros(shape, dtype=dtype, device=device)
+        self.runner = ModelRunner(model, n, self.max_len, device)
+        self.sampler = Sampler(config.seed)
         self.free_slots = list(range(n))
         self.waiting: deque[Sequence] = deque()
         self.running: list[Sequence] = []
         self._ids = itertools.count()
-        self._step_seed = itertools.count(config.seed)
         self.eos_ids = tokenizer.eos_token_ids or cfg.eos_token_ids
         if not self.eos_ids:
             raise RequestError("the model names no end-of-text token")
@@ -138,8 +136,7 @@ class Engine:
             prompt_ids, dropped = self.prepare_prompt(messages or [], params, tools)
         elif not prompt_ids:
             raise RequestError("prompt_ids must not be empty")
-        bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
-        if len(prompt_ids) + params.max_new_tokens + bs > self.max_len:
+        if positions_needed(self.model.cfg, params, len(prompt_ids)) > self.max_len:
             raise RequestError(
                 f"prompt of {len(prompt_ids)} tokens plus max_new_tokens "
                 f"{params.max_new_tokens} exceeds the context of {self.max_len}"
@@ -168,7 +165,7 @@ class Engine:
         if any(s.request_id == rid for s in itertools.chain(self.running, self.waiting)):
             raise RequestError(f"request id {rid} is already in use")
         seq = Sequence(
-            rid, prompt_ids, params, self.model.cfg, self.eos_ids, self.device,
+            rid, prompt_ids, params, self.model.cfg, self.eos_ids,
             truncated_turns=truncated_turns, stream=stream,
         )
         self.waiting.append(seq)
@@ -244,118 +241,13 @@ class Engine:
         return StepOutput(deltas, finished)
 
     def _forward_and_commit(self, seqs: list[Sequence]) -> None:
-        dev = self.device
+        """Plans → runner → sampler → commit: one forward pass for ``seqs``."""
         plans = [s.plan() for s in seqs]
-        B = len(seqs)
-        Lq = max(p.q_end - p.q_start for p in plans)
-        ids = torch.zeros(B, Lq, dtype=torch.long, device=dev)
-        pos = torch.zeros(B, Lq, dtype=torch.long, device=dev)
-        valid = torch.zeros(B, Lq, dtype=torch.bool)
-        limit = torch.ones(B, Lq, dtype=torch.int32)
-        for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
-            n = p.q_end - p.q_start
-            ids[b, :n] = s.tokens[p.q_start : p.q_end]
-            pos[b, :n] = torch.arange(p.q_start, p.q_end, device=dev)
-            valid[b, :n] = True
-            limit[b, :n] = torch.tensor(p.kv_limit, dtype=torch.int32)
-        slots = torch.tensor([s.slot for s in seqs], device=dev)
-        valid_d = valid.to(dev)
-        view = CacheView(
-            k=self.k_cache,
-            v=self.v_cache,
-            slots=slots,
-            kv_limit=limit.to(dev),
-            write_rows=slots[:, None].expand(B, Lq)[valid_d],
-            write_pos=pos[valid_d],
-            valid=valid_d,
-        )
-        hidden = self.model(ids, pos, cache=view, return_hidden=True)  # [B, Lq, d]
-
-        # Hidden states that predict each position of the current block (shifted for Dream).
-        shift = 1 if self.model.cfg.logit_shift else 0
-        Lb = max(p.block[1] - p.block[0] for p in plans)
-        rows = torch.zeros(B, Lb, dtype=torch.long)
-        masked = torch.zeros(B, Lb, dtype=torch.bool)
-        for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
-            bs, be = p.block
-            # clamp: position 0 has no predecessor, and is always prompt (never masked)
-            rows[b, : be - bs] = torch.arange(bs - shift - p.q_start, be - shift - p.q_start)
-            rows[b].clamp_(min=0)
-            masked[b, : be - bs] = torch.tensor(s.masked_in_block())
-        sel = hidden.gather(1, rows.to(dev)[..., None].expand(B, Lb, hidden.shape[-1]))
-        raw = self.model.logits(sel)  # [B, Lb, V]
-        raw[..., self.model.cfg.mask_token_id] = float("-inf")  # never "predict" a mask
-        logits = _apply_top_p(raw, [s.params for s in seqs])
-
-        prm = [s.params for s in seqs]
-        tokens = torch.zeros(B, Lb, dtype=torch.long)
-        commit = torch.zeros(B, Lb, dtype=torch.bool)
-        for rows_g, seed, width in self._select_groups(seqs, plans, Lb):
-            g = [prm[b] for b in rows_g]
-            whole = len(rows_g) == B and width == Lb  # the usual case: no copy of the logits
-            idx = None if whole else torch.tensor(rows_g, device=dev)
-            m = (masked if whole else masked[rows_g, :width]).to(dev)
-            thr = torch.tensor([p.threshold for p in g], device=dev)
-            n_commit = torch.tensor(
-                [p.tokens_per_step if p.mode == "reference" else 0 for p in g], device=dev
-            )
-            t, _conf, c = unmask_select(
-                logits if whole else logits[idx, :width],
-                m,
-                threshold=thr,
-                num_commit=n_commit,
-                temperature=torch.tensor([p.temperature for p in g], device=dev),
-                top_k=torch.tensor([p.top_k for p in g], device=dev),
-                seed=seed,
-            )
-            nucleus = [p.top_p < 1.0 and p.temperature > 0 for p in g]
-            if any(nucleus):
-                # Confidence is the token's probability under the unfiltered logits (as with
-                # top-k); the nucleus-filtered logits would make every sampled token look sure.
-                r = raw if whole else raw[idx, :width]
-                conf = torch.softmax(r.float(), -1).gather(-1, t[..., None]).squeeze(-1)
-                conf = conf.masked_fill(~m, float("-inf"))
-                redo = select_commits(conf, m, thr, n_commit)
-                c = torch.where(torch.tensor(nucleus, device=dev)[:, None], redo, c)
-            tokens[rows_g, :width], commit[rows_g, :width] = t.cpu(), c.cpu()
-        for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
+        batch = self.runner.prepare(seqs, plans)
+        logits = self.runner.run(batch)  # [B, Lw, V]
+        tokens, commits = self.sampler.select(logits, batch.eligible, seqs, plans)
+        for s, p, toks, flags in zip(seqs, plans, tokens, commits, strict=True):
             s.after_forward(p)
-            idx = commit[b].nonzero().flatten().tolist()
-            s.commit([p.block[0] + i for i in idx], tokens[b, idx].tolist())
+            at = [i for i, c in enumerate(flags) if c]
+            s.commit([p.block[0] + i for i in at], [toks[i] for i in at])
             s.check_finished(self.tokenizer.decode)
-
-    def _select_groups(
-        self, seqs: list[Sequence], plans: list, width: int
-    ) -> list[tuple[list[int], int, int]]:
-        """Batch rows that can share one ``unmask_select`` call: (rows, seed, block width).
-
-        Greedy rows and rows that sample without a seed go together under a per-step seed. A row
-        that samples with its own seed goes alone, seeded by (its seed, its step) and cut to its
-        own block, so its noise — and its reply — does not depend on what else is in the batch.
-        """
-        shared, groups = [], []
-        for b, (s, p) in enumerate(zip(seqs, plans, strict=True)):
-            if s.params.temperature > 0 and s.params.seed is not None:
-                seed = (s.params.seed * 1_000_003 + s.nfe * 7919 + 1) % (2**31)
-                groups.append(([b], seed, p.block[1] - p.block[0]))
-            else:
-                shared.append(b)
-        if shared:
-            groups.append((shared, next(self._step_seed) % (2**31), width))
-        return groups
-
-
-def _apply_top_p(logits: torch.Tensor, params: list[SamplingParams]) -> torch.Tensor:
-    """Nucleus filtering for rows that ask for it (rare in voice use; plain torch)."""
-    rows = [b for b, p in enumerate(params) if p.top_p < 1.0 and p.temperature > 0]
-    if not rows:
-        return logits
-    logits = logits.clone()
-    for b in rows:
-        x = logits[b].float()
-        srt, idx = x.sort(dim=-1, descending=True)
-        cum = srt.softmax(-1).cumsum(-1)
-        drop = cum - srt.softmax(-1) > params[b].top_p  # keep the token that crosses top_p
-        srt = srt.masked_fill(drop, float("-inf"))
-        logits[b] = torch.empty_like(x).scatter_(-1, idx, srt).to(logits.dtype)
-    return logits

@@ -12,11 +12,15 @@ MODES = ("reference", "parallel", "cache", "dual_cache")
 class SamplingParams:
     """How one request is decoded; checks itself on construction.
 
-    Modes: ``reference`` — LLaDA's semi-autoregressive low-confidence remasking, a fixed
-    ``tokens_per_step`` per step, full recompute, no early stop (the baseline); ``parallel`` —
-    confidence-threshold commits, full recompute; ``cache`` — threshold commits with the KV cache
-    (approximate prefix cache refreshed per block for bidirectional models, exact block cache for
-    block-causal ones); ``dual_cache`` — also caches the suffix for bidirectional models.
+    Modes (docs/decoding-parity.md says which published decoder each one reproduces per
+    family): ``reference`` — the family's own baseline sampler, full recompute, a fixed schedule
+    of ``tokens_per_step`` commits per step, no early stop (LLaDA's low-confidence remasking in
+    semi-autoregressive blocks; Dream's entropy-ranked sampler over the whole reply; SDAR's
+    static low-confidence schedule); ``parallel`` — confidence-threshold commits, full
+    recompute; ``cache`` — threshold commits with the KV cache (Fast-dLLM's prefix cache for
+    bidirectional models, an exact block cache for block-causal ones; Fast-dLLM v2 decodes each
+    block in sub-blocks of ``small_block_size``); ``dual_cache`` — also caches the suffix for
+    bidirectional models.
     """
 
     mode: str = "cache"
@@ -24,6 +28,7 @@ class SamplingParams:
     block_size: int = 32  # semi-AR block length for bidirectional models
     threshold: float = 0.9
     tokens_per_step: int = 1
+    small_block_size: int = 8  # Fast-dLLM v2: sub-blocks decoded left to right in each block
     temperature: float = 0.0
     top_k: int = 0
     top_p: float = 1.0
@@ -47,6 +52,8 @@ class SamplingParams:
             raise ValueError("threshold must be between 0 and 1")
         if not isinstance(self.tokens_per_step, int) or self.tokens_per_step < 1:
             raise ValueError("tokens_per_step must be a positive integer")
+        if not isinstance(self.small_block_size, int) or not 1 <= self.small_block_size <= 1024:
+            raise ValueError("small_block_size must be an integer between 1 and 1024")
         if not (isinstance(self.temperature, int | float) and math.isfinite(self.temperature)
                 and 0.0 <= self.temperature <= 10.0):
             raise ValueError("temperature must be between 0 and 10")

@@ -16,12 +16,49 @@ from engine.sampling import SamplingParams
 
 @dataclass
 class StepPlan:
-    """What one sequence contributes to a batched forward pass."""
+    """What one sequence contributes to a batched forward pass, and how it may commit.
+
+    The runner feeds positions ``[q_start, q_end)`` and computes logits for the window
+    ``[block[0], block[1])``; the sampler chooses among the window's ``eligible`` positions by
+    the row's rule: ``num_commit`` > 0 commits exactly the top-n by confidence, 0 commits every
+    position whose confidence reaches the threshold and at least the most confident one.
+    """
 
     q_start: int  # first position fed to the model
     q_end: int  # one past the last
     kv_limit: list[int]  # per fed position: keys at cache indices < this are visible
-    block: tuple[int, int]  # positions [s, e) whose masks may be committed this step
+    block: tuple[int, int]  # window [s, e) whose logits are computed
+    eligible: list[bool] = field(default_factory=list)  # per window position: may commit
+    num_commit: int = 0  # 0: threshold rule; n > 0: exactly the n most confident
+    entropy: bool = False  # confidence = negative entropy (Dream's reference sampler)
+    ref_step: int = -1  # Dream reference: the schedule step this pass is
+
+
+def layout(cfg: ModelConfig, params: SamplingParams, prompt_len: int) -> tuple[int, int, int]:
+    """(block size, first block start, number of blocks) of a request.
+
+    Block-causal models use their own block size, counted from position 0 (``absolute``) or from
+    the end of the prompt; bidirectional models use ``params.block_size`` from the end of the
+    prompt, except Dream's reference sampler, which treats the whole reply as one block.
+    """
+    P, n = prompt_len, params.max_new_tokens
+    if cfg.block_causal:
+        bs = cfg.block_size
+        first = (P // bs) * bs if cfg.block_align == "absolute" else P
+    elif cfg.family == "dream" and params.mode == "reference":
+        bs, first = n, P
+    else:
+        bs, first = params.block_size, P
+    return bs, first, -(-(P + n - first) // bs)
+
+
+def positions_needed(cfg: ModelConfig, params: SamplingParams, prompt_len: int) -> int:
+    """Cache positions a request occupies: the prompt and every block its reply touches."""
+    bs, first, n_blocks = layout(cfg, params, prompt_len)
+    return first + n_blocks * bs
+
+
+_DREAM_EPS = 1e-3  # Dream's generation_config.eps: the schedule's last timestep
 
 
 @dataclass
@@ -55,43 +92,44 @@ class TextDelta:
 
 @dataclass
 class Sequence:
+    """One request: host-side token list, block progress and commit rules (no tensors).
+
+    Positions past ``max_new_tokens`` that share a block with the reply are left masked and
+    decoded like the rest, as every family's published decoder does; the reply is cut at
+    ``max_new_tokens`` and the request ends as soon as every position before it is committed.
+    """
+
     request_id: str
     prompt_ids: list[int]
     params: SamplingParams
     cfg: ModelConfig
     eos_ids: list[int]
-    device: torch.device
     truncated_turns: int = 0
     stream: bool = False
     slot: int = -1
-    tokens: torch.Tensor = field(init=False)  # [T] on device
     nfe: int = 0
-    cache_len: int = 0  # positions [0, cache_len) hold final K/V in the cache
-    refreshed: bool = False  # bidirectional cache modes: block's prefix K/V are fresh
+    cache_len: int = 0  # block-causal: positions [0, cache_len) hold final K/V in the cache
+    refreshed: bool = False  # bidirectional cache modes: the block's full pass has run
     steps_in_block: int = 0
+    ref_step: int = 0  # Dream reference: next step of its schedule
     emitted: str = ""
     t_start: float = field(default_factory=time.perf_counter)
     t_first_text: float | None = None
     finished: str | None = None
 
     def __post_init__(self) -> None:
-        cfg, p = self.cfg, self.params
-        P = len(self.prompt_ids)
-        bs = cfg.block_size if cfg.block_causal else p.block_size
-        first = (P // bs) * bs if cfg.block_causal and cfg.block_align == "absolute" else P
-        n_blocks = -(-(P + p.max_new_tokens - first) // bs)
-        self.bs, self.first, self.n_blocks = bs, first, n_blocks
-        self.total = first + n_blocks * bs
-        self.reply_limit = P + p.max_new_tokens  # positions past it are end-of-text padding
+        p, P = self.params, len(self.prompt_ids)
+        self.bs, self.first, self.n_blocks = layout(self.cfg, p, P)
+        self.total = self.first + self.n_blocks * self.bs
+        self.reply_limit = P + p.max_new_tokens  # the reply is cut here
         self.cur = 0  # current block index
-        mask = cfg.mask_token_id
-        t = torch.full((self.total,), mask, dtype=torch.long)
-        t[:P] = torch.tensor(self.prompt_ids, dtype=torch.long)
-        # Positions past max_new_tokens are end-of-text from the start: never generated.
-        t[P + p.max_new_tokens :] = self.eos_ids[0]
-        self.tokens = t.to(self.device)
-        self._masked = (t == mask).tolist()  # host mirror; avoids a device sync per check
-        self._host = t.tolist()
+        mask = self.cfg.mask_token_id
+        self.tokens: list[int] = list(self.prompt_ids) + [mask] * (self.total - P)
+        self.masked: list[bool] = [False] * P + [True] * (self.total - P)
+        self.pending = p.max_new_tokens  # masked positions before reply_limit
+        if self.cfg.family == "dream" and p.mode == "reference":
+            self.ref_steps = -(-p.max_new_tokens // p.tokens_per_step)
+            self._timesteps = torch.linspace(1, _DREAM_EPS, self.ref_steps + 1)
 
     # --- layout -----------------------------------------------------------------------------
     @property
@@ -113,20 +151,70 @@ class Sequence:
 
     # --- planning ---------------------------------------------------------------------------
     def plan(self) -> StepPlan:
-        cfg, mode = self.cfg, self.params.mode
+        """The next forward pass of this sequence. Pure: calling it twice gives the same plan."""
+        cfg, p, mode = self.cfg, self.params, self.params.mode
         s, e = self.block_bounds()
-        shift = 1 if cfg.logit_shift else 0
+        eligible = self.masked[s:e]
+        cached = mode in ("cache", "dual_cache")
         if cfg.block_causal:
+            shift = 1 if cfg.logit_shift else 0
             # With a logit shift the block's first token is predicted from the position before
-            # it; a block at position 0 (a short prompt, absolute blocks) has none, but
-            # position 0 is always prompt, never predicted.
-            q0 = max(0, min(self.cache_len, s - shift)) if mode in ("cache", "dual_cache") else 0
-            return StepPlan(q0, e, [self.block_end(i) for i in range(q0, e)], (s, e))
-        if mode in ("cache", "dual_cache") and self.refreshed:
-            limit = e if mode == "cache" else self.total
-            q0 = s - shift
-            return StepPlan(q0, e, [limit] * (e - q0), (s, e))
-        return StepPlan(0, self.total, [self.total] * self.total, (s, e))
+            # it; a block at position 0 has none, but position 0 is always prompt.
+            q0 = max(0, min(self.cache_len, s - shift)) if cached else 0
+            plan = StepPlan(q0, e, [self.block_end(i) for i in range(q0, e)], (s, e), eligible)
+            if cached and cfg.family == "fast_dllm_v2":
+                self._fast_dllm_v2_rule(plan)
+        elif cached and self.refreshed:
+            # Fast-dLLM: the prefix cache feeds the block and the whole masked suffix; the dual
+            # cache feeds only the block and reads the suffix's K/V from the block's full pass.
+            q1 = self.total if mode == "cache" else e
+            plan = StepPlan(s, q1, [self.total] * (q1 - s), (s, e), eligible)
+        else:
+            plan = StepPlan(0, self.total, [self.total] * self.total, (s, e), eligible)
+            if cached and cfg.family == "dream":
+                # Fast-dLLM's Dream block sampler: the block's full pass commits only its first
+                # position, by argmax; the threshold rule starts with the cached passes.
+                plan.eligible = [True] + [False] * (e - s - 1)
+                plan.num_commit = 1
+        if mode == "reference":
+            if cfg.family == "dream":
+                plan.ref_step, plan.num_commit = self._dream_schedule()
+                plan.entropy = True
+            else:
+                plan.num_commit = p.tokens_per_step
+        return plan
+
+    def _fast_dllm_v2_rule(self, plan: StepPlan) -> None:
+        """Fast-dLLM v2 ``batch_sample``: a block's first token is the argmax of the position
+        before it (the previous block's last), then sub-blocks are decoded left to right."""
+        s, e = plan.block
+        if self.steps_in_block == 0 and self.masked[s]:
+            plan.eligible = [True] + [False] * (e - s - 1)
+            plan.num_commit = 1
+            return
+        sb = self.params.small_block_size
+        for a in range(s, e, sb):
+            if any(self.masked[a : min(a + sb, e)]):
+                plan.eligible = [a <= i < a + sb and self.masked[i] for i in range(s, e)]
+                return
+
+    def _dream_schedule(self) -> tuple[int, int]:
+        """(step, tokens to commit) of Dream's own sampler, skipping steps that commit nothing.
+
+        Step i of ``steps`` commits ``int(masked * (1 - s/t))`` tokens for timesteps
+        t = linspace(1, eps, steps + 1)[i], s = [i + 1], and all that remain at the last step —
+        in float32, as Dream computes it. The count never depends on the logits, so a step that
+        would commit nothing needs no forward pass.
+        """
+        masked = torch.tensor(sum(self.masked[self.first : self.total])) / 1  # float32
+        i = self.ref_step
+        while i < self.ref_steps - 1:
+            t, s = self._timesteps[i], self._timesteps[i + 1]
+            n = int(masked * (1 - s / t))
+            if n > 0:
+                return i, n
+            i += 1
+        return i, int(masked)
 
     def after_forward(self, plan: StepPlan) -> None:
         self.nfe += 1
@@ -134,60 +222,53 @@ class Sequence:
             self.cache_len = max(self.cache_len, plan.block[0])
         elif self.params.mode in ("cache", "dual_cache"):
             self.refreshed = True
+        if plan.ref_step >= 0:
+            self.ref_step = plan.ref_step + 1
 
     # --- committing -------------------------------------------------------------------------
     def masked_in_block(self) -> list[bool]:
         s, e = self.block_bounds()
-        return self._masked[s:e]
+        return self.masked[s:e]
 
     def commit(self, positions: list[int], token_ids: list[int]) -> None:
         for pos, tok in zip(positions, token_ids, strict=True):
-            self._masked[pos] = False
-            self._host[pos] = tok
-        if positions:
-            self.tokens[torch.tensor(positions, device=self.device)] = torch.tensor(
-                token_ids, device=self.device
-            )
+            if self.masked[pos]:
+                self.masked[pos] = False
+                self.pending -= pos < self.reply_limit
+            self.tokens[pos] = tok
         self.steps_in_block += 1
         s, e = self.block_bounds()
-        if not any(self._masked[s:e]):
+        while self.cur < self.n_blocks and not any(self.masked[s:e]):
             self.cur += 1
             self.refreshed = False
             self.steps_in_block = 0
+            s, e = self.block_bounds()
 
     def reply_end(self) -> tuple[int, bool]:
-        """(end of the contiguous committed reply, whether the model ended it with end-of-text).
-
-        Positions past ``max_new_tokens`` are pre-filled with end-of-text so that blocks stay
-        whole; they are not the model's choice, so a reply that runs into them ends by length.
-        """
-        P = self.prompt_len
+        """(end of the contiguous committed reply, whether the model ended it with end-of-text)."""
         eos = set(self.eos_ids)
-        for i in range(P, self.reply_limit):
-            if self._masked[i]:
+        for i in range(self.prompt_len, self.reply_limit):
+            if self.masked[i]:
                 return i, False
-            if self._host[i] in eos:
+            if self.tokens[i] in eos:
                 return i, True
         return self.reply_limit, False
 
     def reply_ids(self, end: int | None = None) -> list[int]:
         end = self.reply_end()[0] if end is None else end
-        return self._host[self.prompt_len : end]
+        return self.tokens[self.prompt_len : end]
 
     def check_finished(self, decode) -> None:
         """Sets ``finished`` when the reply is complete; ``decode`` turns ids into text."""
         end, at_eos = self.reply_end()
         if self.t_first_text is None and end > self.prompt_len:
             self.t_first_text = time.perf_counter()
-        if self.params.early_stop and at_eos:
-            self.finished = "stop"
-        elif self.cur >= self.n_blocks:
+        if (self.params.early_stop and at_eos) or self.pending == 0:
             self.finished = "stop" if at_eos else "length"
         if self.params.stop and end > self.prompt_len:
             text = decode(self.reply_ids(end))
             if any(s in text for s in self.params.stop):
                 self.finished = "stop"
-
     def text(self, decode) -> str:
         """The committed reply text so far: cut at the earliest stop string, leading space off."""
         text = decode(self.reply_ids())

@@ -1,10 +1,15 @@
 """Unmask selection: which masked positions to commit this step, and to what token.
 
 From logits [B, L, V] and the still-masked positions, per position the chosen token (argmax,
-or a Gumbel-max sample after temperature and top-k) and its confidence (softmax probability of
-that token under the raw logits, as LLaDA scores it); then per row the positions to commit:
-every masked position whose confidence reaches the row's threshold and at least the single most
-confident one, or exactly the top-n most confident for the fixed-schedule reference decoder.
+or a Gumbel-max sample after temperature, top-k and an optional per-position cut such as a
+nucleus) and its confidence (softmax probability of that token under the raw logits, as LLaDA
+scores it, or, for rows that ask, the negative entropy of the raw distribution, as Dream's own
+sampler scores it); then per row the positions to commit: every masked position whose confidence
+reaches the row's threshold and at least the single most confident one, or exactly the top-n
+most confident for fixed-schedule decoders.
+
+Sampled rows draw their noise from their own seed, counted by (position in the row, token): a
+row's draw never depends on which other rows share the call.
 """
 
 from __future__ import annotations
@@ -20,6 +25,15 @@ except ImportError:  # the Triton path is then never taken (use_triton is false)
     triton = tl = None
 
 
+def row_seeds(seed: int | torch.Tensor, B: int, device: torch.device) -> torch.Tensor:
+    """Per-row seeds [B] int64: a tensor as given, or an int spread over the rows."""
+    if isinstance(seed, torch.Tensor):
+        if seed.shape != (B,):
+            raise ValueError(f"seed must be an int or [{B}], got {tuple(seed.shape)}")
+        return seed.to(device=device, dtype=torch.int64)
+    return (seed + 7919 * torch.arange(B, device=device)) % (2**31)
+
+
 def unmask_select_ref(
     logits: torch.Tensor,
     masked: torch.Tensor,
@@ -27,13 +41,18 @@ def unmask_select_ref(
     num_commit: torch.Tensor,
     temperature: torch.Tensor,
     top_k: torch.Tensor,
-    seed: int = 0,
+    seed: int | torch.Tensor = 0,
+    cut: torch.Tensor | None = None,
+    entropy: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Plain-torch reference.
 
     logits: [B, L, V] (fp32/bf16/fp16); masked: [B, L] bool — positions eligible to commit;
     threshold: [B] float; num_commit: [B] int (0 → threshold rule, n > 0 → commit top-n);
-    temperature: [B] float (0 → greedy); top_k: [B] int (0 → whole vocabulary).
+    temperature: [B] float (0 → greedy); top_k: [B] int (0 → whole vocabulary);
+    seed: int, or [B] int per row; cut: [B, L] fp32 or None — sampled rows keep only logits
+    ≥ cut (a nucleus; -inf keeps all); entropy: [B] bool or None — rows whose confidence is the
+    negative entropy Σ p·log(p + 1e-10) of the raw distribution (Dream's ``entropy`` rule).
     Returns tokens [B, L] int64, confidence [B, L] fp32 (-inf where not masked), commit [B, L].
     """
     B, L, V = logits.shape
@@ -41,22 +60,31 @@ def unmask_select_ref(
     probs_conf = torch.softmax(x, dim=-1)  # [B, L, V]
     scores = x.clone()
     k = top_k.to(torch.long)
+    t = temperature.float()
+    sample = t > 0
     if bool((k > 0).any()):
         kk = k.clamp(min=1, max=V)
         kth = torch.topk(scores, int(kk.max().item()), dim=-1).values  # [B, L, kmax]
-        cut = kth.gather(-1, (kk - 1)[:, None, None].expand(B, L, 1))
-        keep = (scores >= cut) | (k <= 0)[:, None, None]
+        kcut = kth.gather(-1, (kk - 1)[:, None, None].expand(B, L, 1))
+        keep = (scores >= kcut) | (k <= 0)[:, None, None] | ~sample[:, None, None]
         scores = scores.masked_fill(~keep, float("-inf"))
-    t = temperature.float()
-    sample = t > 0
+    if cut is not None:
+        keep = (scores >= cut.float()[..., None]) | ~sample[:, None, None]
+        scores = scores.masked_fill(~keep, float("-inf"))
     if bool(sample.any()):
-        g = torch.Generator(device=logits.device).manual_seed(seed)
-        u = torch.rand(scores.shape, generator=g, device=logits.device).clamp_(1e-20, 1.0)
-        gumbel = -torch.log(-torch.log(u))
+        seeds = row_seeds(seed, B, logits.device).tolist()
+        u = torch.ones(scores.shape, device=logits.device)
+        for b in sample.nonzero().flatten().tolist():
+            g = torch.Generator(device=logits.device).manual_seed(int(seeds[b]))
+            u[b] = torch.rand((L, V), generator=g, device=logits.device)
+        gumbel = -torch.log(-torch.log(u.clamp_(1e-20, 1.0)))
         noisy = scores / t.clamp(min=1e-6)[:, None, None] + gumbel
         scores = torch.where(sample[:, None, None], noisy, scores)
     tokens = scores.argmax(-1)  # [B, L]
     conf = probs_conf.gather(-1, tokens[..., None]).squeeze(-1)
+    if entropy is not None and bool(entropy.any()):
+        neg_ent = (probs_conf * torch.log(probs_conf + 1e-10)).sum(-1)  # [B, L]
+        conf = torch.where(entropy.to(conf.device)[:, None], neg_ent, conf)
     conf = conf.masked_fill(~masked, float("-inf"))
     commit = select_commits(conf, masked, threshold, num_commit)
     return tokens, conf, commit
@@ -83,20 +111,26 @@ def unmask_select(
     num_commit: torch.Tensor,
     temperature: torch.Tensor,
     top_k: torch.Tensor,
-    seed: int = 0,
+    seed: int | torch.Tensor = 0,
+    cut: torch.Tensor | None = None,
+    entropy: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Choose tokens and commit positions; see :func:`unmask_select_ref` for the contract.
 
     The Triton path reads the logits once (no [B, L, V] temporaries) and never syncs with the
     host. Greedy rows match the reference exactly; sampled rows draw their Gumbel noise from
-    Triton's Philox stream (keyed by ``seed``, position and token) instead of torch's generator,
-    so they agree with the reference in distribution, not sample by sample.
+    Triton's Philox stream (keyed by the row's seed, position and token) instead of torch's
+    generator, so they agree with the reference in distribution, not sample by sample.
+    Entropy confidence (Dream's reference sampler, a full-recompute baseline) takes the
+    reference path: pass ``entropy=None`` when no row asks for it.
     """
-    if use_triton(logits):
+    if use_triton(logits) and entropy is None:
         return _unmask_select_triton(
-            logits, masked, threshold, num_commit, temperature, top_k, seed
+            logits, masked, threshold, num_commit, temperature, top_k, seed, cut=cut
         )
-    return unmask_select_ref(logits, masked, threshold, num_commit, temperature, top_k, seed)
+    return unmask_select_ref(
+        logits, masked, threshold, num_commit, temperature, top_k, seed, cut, entropy
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,12 +209,12 @@ def _unmask_partial_kernel(
     part_s_ptr,  # [B * L, S] fp32 best score
     part_i_ptr,  # [B * L, S] int32 its vocabulary index (INT_MAX: none)
     part_x_ptr,  # [B * L, S] fp32 raw logit at that index
+    seed_ptr,  # [B] int64 per-row seeds
     L,
     V,
     stride_b,
     stride_l,
     stride_v,
-    seed,
     tiles_per_split,
     BLOCK_V: tl.constexpr,
 ):
@@ -193,7 +227,8 @@ def _unmask_partial_kernel(
     sampling = t > 0
     t_div = tl.maximum(t, 1e-6)
     cut = tl.load(cut_ptr + r)
-    noise_base = r.to(tl.int64) * V  # Philox counter: one per (position, token)
+    seed = tl.load(seed_ptr + b)
+    noise_base = (r - b * L).to(tl.int64) * V  # Philox counter: one per (position in row, token)
 
     lane = tl.arange(0, BLOCK_V)
     m = tl.full((), float("-inf"), tl.float32)
@@ -323,14 +358,16 @@ def _unmask_select_triton(
     num_commit: torch.Tensor,
     temperature: torch.Tensor,
     top_k: torch.Tensor,
-    seed: int = 0,
+    seed: int | torch.Tensor = 0,
     *,
+    cut: torch.Tensor | None = None,
     block_v: int | None = None,
     num_splits: int | None = None,
     out: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Launch the three kernels. ``block_v``/``num_splits`` override the heuristics (tests);
-    ``out`` = (tokens int64, conf fp32, commit bool), each [B, L], is written in full."""
+    ``out`` = (tokens int64, conf fp32, commit bool), each [B, L], is written in full; ``cut``
+    [B, L] (keep logits ≥ cut when sampling) is merged with the top-k cut."""
     if logits.dim() != 3:
         raise ValueError(f"logits must be [B, L, V], got shape {tuple(logits.shape)}")
     if logits.dtype not in (torch.float32, torch.float16, torch.bfloat16):
@@ -389,27 +426,35 @@ def _unmask_select_triton(
             if o.shape != (B, L) or o.dtype != dt or not o.is_contiguous():
                 raise ValueError(f"out {name} must be contiguous {dt} [{B}, {L}]")
 
+    if cut is not None and (cut.shape != (B, L) or cut.device != dev):
+        raise ValueError(f"cut must be [{B}, {L}] on {dev}, got {tuple(cut.shape)}")
+    seeds = row_seeds(seed, B, dev)
+
     R = B * L
-    cut = torch.empty(R, dtype=torch.float32, device=dev)
+    cuts = torch.empty(R, dtype=torch.float32, device=dev)
     part = torch.empty(5, R, num_splits, dtype=torch.float32, device=dev)
     part_i = part[3].view(torch.int32)  # same bytes, reinterpreted: one allocation for all five
     sb, sl, sv = logits.stride()
-    _topk_cut_kernel[(R,)](logits, temp, k, cut, L, V, sb, sl, sv, BLOCK_V=block_v, num_warps=warps)
+    _topk_cut_kernel[(R,)](
+        logits, temp, k, cuts, L, V, sb, sl, sv, BLOCK_V=block_v, num_warps=warps
+    )
+    if cut is not None:  # a nucleus and a top-k: keep what both keep
+        torch.maximum(cuts, cut.reshape(R).float(), out=cuts)
     _unmask_partial_kernel[(R, num_splits)](
         logits,
         temp,
-        cut,
+        cuts,
         part[0],
         part[1],
         part[2],
         part_i,
         part[4],
+        seeds,
         L,
         V,
         sb,
         sl,
         sv,
-        seed,
         tiles_per_split,
         BLOCK_V=block_v,
         num_warps=warps,

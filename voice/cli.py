@@ -323,7 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("wavs", nargs="*", metavar="WAV", help="default: the bundled prompts")
     pr.add_argument("--out", default="out/profile", metavar="DIR", help="JSON and PNG go here")
     pr.add_argument(
-        "--compare", action="store_true", help="run with speculative start on and off and compare"
+        "--compare",
+        action="store_true",
+        help="add each latency mechanism to plain silence endpointing, one run each; compare",
     )
     pr.add_argument("--llm-url", default=None)
 

@@ -27,11 +27,17 @@ class AsrConfig:
     compute_type: str = "auto"  # auto → int8 on CPU, float16 on CUDA
     beam_size: int = 1
     language: str = "en"
-    # Seconds of audio Whisper pads to and encodes at a time (30: Whisper's own). Smaller saves
-    # little with tiny.en on a CPU (473 → 453 ms at 10 s); see voice.asr.Transcriber.
-    window_s: int = 30
+    # Seconds of audio Whisper encodes for an utterance that fits (30: Whisper's own). 15 s is
+    # 2.4x faster at the same WER on Piper-voiced questions; 10 s starts repeating itself; see
+    # voice.asr.Transcriber. Longer utterances take the full 30 s path.
+    window_s: int = 15
+    # Recognising d seconds of speech may take 3 s + max_rtf * d; past that the turn fails
+    # (turn_failed) instead of holding a worker others need. See voice.asr.
+    max_rtf: float = 1.0
 
     def __post_init__(self) -> None:
+        if not 0.05 <= self.max_rtf <= 100:
+            raise ValueError("asr.max_rtf must be between 0.05 and 100")
         if self.device not in ("auto", "cpu", "cuda"):
             raise ValueError("asr.device must be auto, cpu or cuda")
         if not 1 <= self.beam_size <= 10:
@@ -62,8 +68,21 @@ class VadConfig:
     end_ms: int = 600  # silence that ends the turn
     max_utterance_ms: int = 20000  # forced endpoint
     preroll_ms: int = 300
+    takeback_ms: int = 600  # speech this soon after the answer began takes the answer back
+    quiet_ms: int = 90  # inaudible this long (energy, before webrtcvad's hangover): a pause
+    endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
+    complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
+    incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
 
     def __post_init__(self) -> None:
+        if self.endpoint not in ("smart", "silence"):
+            raise ValueError("vad.endpoint must be smart or silence")
+        if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
+            raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
+        if not self.pause_ms < self.incomplete_ms <= 10_000:
+            raise ValueError("vad.incomplete_ms must be longer than vad.pause_ms, at most 10000")
+        if not 0 <= self.takeback_ms <= 5000:
+            raise ValueError("vad.takeback_ms must be between 0 and 5000")
         if not 0 <= self.aggressiveness <= 3:
             raise ValueError("vad.aggressiveness must be 0..3")
         if self.frame_ms not in (10, 20, 30):
@@ -85,6 +104,7 @@ class VadConfig:
             "max_utterance_ms": self.max_utterance_ms,
             "preroll_ms": self.preroll_ms,
             "tail_ms": min(200, self.pause_ms),
+            "quiet_ms": self.quiet_ms,
         }
 
 
@@ -109,6 +129,25 @@ class AssistantConfig:
 
 
 @dataclass
+class SchedulerConfig:
+    """The worker threads every session's Whisper and Piper calls share (voice/scheduler.py)."""
+
+    workers: int = 2  # model calls running at once (one per core on the 2-core target)
+    # Speculative work (ASR and first audio at a pause) a session may use, in worker-seconds per
+    # second: a client pausing every 200 ms cannot keep a worker busy with speculation.
+    speculative_share: float = 0.3
+    max_jobs_per_session: int = 4  # queued or running; a turn beyond it fails (turn_failed)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.workers <= 64:
+            raise ValueError("scheduler.workers must be between 1 and 64")
+        if not 0.0 <= self.speculative_share <= 1.0:
+            raise ValueError("scheduler.speculative_share must be between 0 and 1")
+        if not 2 <= self.max_jobs_per_session <= 64:
+            raise ValueError("scheduler.max_jobs_per_session must be between 2 and 64")
+
+
+@dataclass
 class ServerConfig:
     """``diffvoice serve``: the browser page and its websocket (see docs/protocol.md)."""
 
@@ -119,6 +158,13 @@ class ServerConfig:
     max_message_bytes: int = 1 << 20  # larger messages get an error event (audio or JSON)
     max_text_chars: int = 2000  # longest text.input (speech: vad.max_utterance_ms)
     allowed_origins: list[str] = field(default_factory=list)  # besides the page's own origin
+    # What one session may hold for a client that does not read (docs/protocol.md, "Limits"):
+    # queued outgoing bytes (over it, queued reply audio is dropped; still over, the session
+    # closes with 4002), how long one send may block (then 4002 too), and how long a session
+    # may go without a message either way (then 4001).
+    max_outbox_bytes: int = 4 << 20
+    send_timeout_s: float = 15.0
+    idle_timeout_s: float = 300.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -129,6 +175,12 @@ class ServerConfig:
             raise ValueError("server.max_message_bytes must be between 4096 and 67108864")
         if not 1 <= self.max_text_chars <= 100_000:
             raise ValueError("server.max_text_chars must be between 1 and 100000")
+        if not 64 << 10 <= self.max_outbox_bytes <= 1 << 30:
+            raise ValueError("server.max_outbox_bytes must be between 65536 and 1073741824")
+        if not 0.1 <= self.send_timeout_s <= 3600:
+            raise ValueError("server.send_timeout_s must be between 0.1 and 3600")
+        if not 1 <= self.idle_timeout_s <= 86400:
+            raise ValueError("server.idle_timeout_s must be between 1 and 86400")
 
 
 @dataclass
@@ -151,6 +203,7 @@ class AppConfig:
     vad: VadConfig = field(default_factory=VadConfig)
     assistant: AssistantConfig = field(default_factory=AssistantConfig)
     server: ServerConfig = field(default_factory=ServerConfig)
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     api: ApiConfig = field(default_factory=ApiConfig)
 
 

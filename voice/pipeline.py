@@ -28,6 +28,7 @@ import numpy as np
 
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.endpoint import is_complete
 from voice.frames import (
     EndFrame,
     ErrorFrame,
@@ -43,6 +44,7 @@ from voice.frames import (
     TurnMetricsFrame,
 )
 from voice.llm import LLMError, LocalLLM, RemoteLLM
+from voice.scheduler import Scheduler
 from voice.tools import Toolbox, answer, tool_messages, tools_supported
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
@@ -54,6 +56,7 @@ _RESET = re.compile(
     r"clear (the )?(conversation|history))( please)?$"
 )
 STAGES = (
+    "audible_end",
     "speech_end",
     "turn_detected",
     "asr_done",
@@ -76,13 +79,18 @@ class TurnRecord:
     stats: dict = field(default_factory=dict)
     speculative: bool = False  # the reply was prepared during a pause
     interrupted: bool = False
+    taken_back: bool = False  # a false start: the user went on; the whole utterance goes on
+    endpoint: str = "silence"  # what ended the turn: "silence", or a "complete" transcript
     error: str | None = None
     announcement: bool = False  # spoken unprompted (a timer or reminder), not an answer
 
     @property
     def latency_ms(self) -> dict[str, float]:
-        """Each stage's time after the end of speech, in ms."""
-        t0 = self.stamps.get("speech_end")
+        """Each stage's time after the audible end of speech (as the user hears it), in ms.
+
+        ``speech_end`` is where the VAD put the end: its lag behind the audible end is a stage.
+        """
+        t0 = self.stamps.get("audible_end", self.stamps.get("speech_end"))
         if t0 is None:
             return {}
         return {k: round((self.stamps[k] - t0) * 1000.0, 1) for k in STAGES[1:] if k in self.stamps}
@@ -94,6 +102,7 @@ class TurnRecord:
             "reply": self.reply,
             "latency_ms": self.latency_ms,
             "speculative": self.speculative,
+            "endpoint": self.endpoint,
             "llm": self.stats,
         }
         if self.stats.get("tools"):
@@ -103,6 +112,8 @@ class TurnRecord:
         if self.interrupted:
             d["interrupted"] = True
             d["spoken"] = self.spoken
+        if self.taken_back:
+            d["taken_back"] = True
         if self.error:
             d["error"] = self.error
         return d
@@ -124,6 +135,7 @@ class Models:
             language=a.language,
             beam_size=a.beam_size,
             window_s=a.window_s,
+            max_rtf=a.max_rtf,
             progress=progress,
         )
         self.tts = Synthesizer(
@@ -142,8 +154,12 @@ class Models:
             self.llm = LocalLLM.load(cfg.engine, cfg.sampling)
         self.asr.load()
         self.tts.load()
+        c = cfg.scheduler
+        # Every conversation's Whisper and Piper calls go through here, fairly (scheduler.py).
+        self.scheduler = Scheduler(c.workers, c.speculative_share, c.max_jobs_per_session)
 
     def close(self) -> None:
+        self.scheduler.close()
         self.llm.close()
 
 
@@ -232,6 +248,40 @@ class _Prepared:
     stamps: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass
+class _Speculation:
+    """Work started at a pause of the utterance still being spoken."""
+
+    paused: SpeechPaused
+    task: asyncio.Task | None = None
+    transcript: str | None = None  # known once its ASR is done
+
+
+@dataclass
+class Turn:
+    """One utterance and the answer to it: everything an interruption has to touch.
+
+    The pipeline holds one at a time (the newest); a new turn replaces it only after the old
+    one has been interrupted or has finished. ``record.interrupted`` is the generation check:
+    once set, nothing of this turn is played any more.
+    """
+
+    record: TurnRecord
+    audio: np.ndarray | None  # the utterance as transcribed (None: a typed question)
+    task: asyncio.Task | None = None  # answering: ASR, reply, synthesis, playback
+    heard: list[tuple[str, float, float]] = field(default_factory=list)  # (piece, start, end)
+    remembered: bool = False  # its exchange is in the history
+    carry: np.ndarray | None = None  # speech taken back: it belongs to the next turn
+    closed: bool = False  # its record has been published
+
+    @property
+    def id(self) -> int:
+        return self.record.turn
+
+    def answering(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+
 class Pipeline:
     """One conversation. ``feed`` audio (or ``run`` a source); frames go to ``on_frame``."""
 
@@ -247,6 +297,7 @@ class Pipeline:
         self.m, self.cfg, self.sink, self.clock = models, cfg, sink, clock
         self._on_frame, self._on_turn = on_frame, on_turn
         self.detector = TurnDetector(SAMPLE_RATE, **cfg.vad.detector_args())
+        self.jobs = models.scheduler.lane()  # this conversation's share of Whisper and Piper
         self.history: list[dict] = []
         self.records: list[TurnRecord] = []
         self.realtime = True
@@ -254,17 +305,14 @@ class Pipeline:
         self.speculative_cancelled = 0
         self.speculative_used = 0
         self._ids = itertools.count(1)
-        self._turn = 0  # id of the newest turn; frames of older turns are stale
-        self._task: asyncio.Task | None = None  # the turn being answered
-        self._spec: tuple[SpeechPaused, asyncio.Task] | None = None
+        self._last_id = 0  # id of the newest turn
+        self._turn: Turn | None = None  # the newest turn: being answered, or its answer playing
+        self._spec: _Speculation | None = None
         self._t0: float | None = None  # wall time of stream offset 0
         self._lag_task: asyncio.Task | None = None
         self._lag_max = 0.0
         self._closed = False
-        # Speech of a turn interrupted before the user heard any answer: it belongs to the next.
-        self._carry: np.ndarray | None = None
-        self._last: TurnRecord | None = None  # the newest turn, and what of it was played
-        self._heard: list[tuple[str, float, float]] = []
+        self._smart = False  # transcript-aware endpointing (set by start)
         # Built-in tools (voice.tools): made on the conversation's loop, closed with it.
         self.tools: Toolbox | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -283,6 +331,10 @@ class Pipeline:
         """Begin a stream now (stream offset 0 = this moment)."""
         self.realtime = realtime
         self._t0 = self.clock()
+        v = self.cfg.vad
+        self._smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
+        # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
+        self.detector.set_end_ms(v.incomplete_ms if self._smart else v.end_ms)
         self._ensure_tools()
         if self._lag_task is None:
             self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
@@ -293,16 +345,14 @@ class Pipeline:
             self.start()
         for ev in self.detector.feed(chunk):
             await self._on_event(ev)
+        await self._decide()
 
     async def finish(self) -> None:
         """End of input: close an open turn, wait for the answer and its playback."""
         for ev in self.detector.flush():
             await self._on_event(ev)
-        if self._task is not None:
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        if self._turn is not None and self._turn.task is not None:
+            await asyncio.gather(self._turn.task, return_exceptions=True)
         await self.sink.drain()
 
     async def run(self, source: AsyncIterator[np.ndarray], realtime: bool = True) -> None:
@@ -318,16 +368,17 @@ class Pipeline:
     async def close(self) -> None:
         """Cancel everything this conversation started; nothing is left running."""
         self._closed = True
-        tasks = [t for t in (self._task, self._lag_task) if t is not None]
-        if self._spec is not None:
-            tasks.append(self._spec[1])
         if self.tools is not None:
             self.tools.close()  # the conversation's timers end with it
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._task = self._lag_task = self._spec = None
-        self.emit(EndFrame(self._turn))
+        self._cancel_spec()
+        if self._turn is not None and self._turn.answering():
+            await self._interrupt()
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            await asyncio.gather(self._lag_task, return_exceptions=True)
+        self._lag_task = None
+        self.jobs.close()
+        self.emit(EndFrame(self._last_id))
 
     def reset(self) -> None:
         """Forget the conversation (a spoken or API reset)."""
@@ -339,14 +390,13 @@ class Pipeline:
 
     async def ask(self, text: str) -> None:
         """A typed question: a new turn answered like a spoken one, without ASR."""
-        if self._busy():
-            await self._interrupt()
+        await self._interrupt()
         self._ensure_tools()
-        turn = next(self._ids)
-        self._turn = turn
-        rec = TurnRecord(turn)
-        rec.stamps["speech_end"] = rec.stamps["turn_detected"] = self.clock()
-        self._task = asyncio.create_task(self._answer(rec, None, None, text), name=f"turn-{turn}")
+        rec = TurnRecord(self._new_id())
+        now = self.clock()
+        for k in ("audible_end", "speech_end", "turn_detected"):
+            rec.stamps[k] = now
+        self._begin(Turn(rec, None), None, text)
         await asyncio.sleep(0)  # let the turn start (see _on_event)
 
     # --- tools and announcements --------------------------------------------------------
@@ -361,94 +411,113 @@ class Pipeline:
             asyncio.ensure_future(self.announce(text, timer))
 
     async def announce(self, text: str, timer=None) -> None:
-        """Speak ``text`` unprompted, in a turn of its own, after any answer in progress."""
-        while self._task is not None and not self._task.done():
-            await asyncio.wait({self._task})
+        """Speak ``text`` unprompted, in a turn of its own, after any answer in progress
+        (a barge-in stops it like any reply)."""
+        while self._turn is not None and self._turn.answering():
+            await asyncio.gather(self._turn.task, return_exceptions=True)
         if self._closed:
             return
-        turn = next(self._ids)
+        rec = TurnRecord(self._new_id(), reply=text, announcement=True)
+        rec.stamps["audible_end"] = rec.stamps["speech_end"] = self.clock()
+        turn = Turn(rec, None)
         self._turn = turn
-        rec = TurnRecord(turn, reply=text, announcement=True)
-        rec.stamps["speech_end"] = self.clock()
-        self.emit(TimerFiredFrame(turn, text, getattr(timer, "label", ""),
+        self.emit(TimerFiredFrame(rec.turn, text, getattr(timer, "label", ""),
                                   getattr(timer, "reminder", False),
                                   getattr(timer, "seconds", 0)))  # fmt: skip
-        self.emit(ReplyTextFrame(turn, text, True))
-        heard: list = []
+        self.emit(ReplyTextFrame(rec.turn, text, True))
+        turn.task = asyncio.create_task(self._speak_announcement(turn), name=f"timer-{rec.turn}")
+        await asyncio.gather(turn.task, return_exceptions=True)
+
+    async def _speak_announcement(self, turn: Turn) -> None:
+        rec = turn.record
         try:
-            chunks = await asyncio.to_thread(self._synth, text)
+            chunks = await self._synth(rec.reply)
             rec.stamps["first_tts_audio"] = self.clock()
-            await self._play(rec, chunks, text, heard)
-            rec.spoken = text
-        except asyncio.CancelledError:
-            rec.interrupted = True
-            raise
-        except Exception as e:  # TTS failure: say so as an error event, keep the conversation
+            await self._play(turn, chunks, rec.reply)
+            rec.spoken = rec.reply
+            rec.stats["announcement"] = True
+        except Exception as e:  # TTS failure: an error event; the conversation goes on
             rec.error = f"{type(e).__name__}: {e}"
-            self.emit(ErrorFrame(turn, rec.error))
-        self.emit(TurnMetricsFrame(turn, rec.latency_ms, {"announcement": True}))
-        if self._on_turn is not None:
-            self._on_turn(rec)
+            self.emit(ErrorFrame(rec.turn, rec.error))
+        finally:
+            if not rec.interrupted:
+                self._publish(turn)
 
     # --- turn detection -----------------------------------------------------------------
+    def _new_id(self) -> int:
+        self._last_id = next(self._ids)
+        return self._last_id
+
     async def _on_event(self, ev) -> None:
         if isinstance(ev, SpeechStarted):
-            if self._busy():
-                await self._interrupt()
-            self.emit(SpeechStartedFrame(self._turn + 1, ev.at_ms))
+            # When the new speech began, on the wall clock (the stream may have had gaps).
+            onset = self.clock() - (ev.at - ev.start) / SAMPLE_RATE
+            await self._interrupt(onset=onset if self.realtime else None)
+            self.emit(SpeechStartedFrame(self._last_id + 1, ev.at_ms))
         elif isinstance(ev, SpeechPaused):
             if self.cfg.assistant.speculative and self.realtime and not self._closed:
                 self._cancel_spec()
                 self.speculative_started += 1
-                task = asyncio.create_task(
-                    self._prepare(self._with_carry(ev.audio), speculative=True), name="spec"
+                spec = _Speculation(ev)
+                spec.task = asyncio.create_task(
+                    self._prepare(self._with_carry(ev.audio), spec), name="spec"
                 )
-                self._spec = (ev, task)
+                self._spec = spec
         elif isinstance(ev, SpeechResumed):
             if self._spec is not None:
                 self.speculative_cancelled += 1
                 self._cancel_spec()
         elif isinstance(ev, SpeechEnded):
-            detected = self.clock()
-            if self._busy():
-                await self._interrupt()
-            turn = next(self._ids)
-            self._turn = turn
-            self.emit(
-                SpeechStoppedFrame(turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced)
-            )
-            spec = None
-            if self._spec is not None:
-                paused, task = self._spec
-                self._spec = None
-                if paused.speech_end == ev.speech_end and not ev.forced:
-                    spec = task
-                else:
-                    self.speculative_cancelled += 1
-                    task.cancel()
-            rec = TurnRecord(turn)
-            rec.stamps["speech_end"] = (
-                self._wall(ev.speech_end)
-                if self.realtime
-                else detected - self.cfg.vad.end_ms / 1000.0
-            )
-            rec.stamps["turn_detected"] = detected
-            audio = self._with_carry(ev.audio)
-            self._carry = None
-            self._task = asyncio.create_task(self._answer(rec, audio, spec), name=f"turn-{turn}")
-            # Let the turn start before the next event: a task cancelled before it first runs
-            # (speech going on past a forced endpoint, in one burst of audio) would end without
-            # its interruption being reported or its speech carried into the next turn.
-            await asyncio.sleep(0)
-            if not self.realtime:
-                # Replaying as fast as possible: the "user" waits for each answer.
-                try:
-                    await self._task
-                except asyncio.CancelledError:
-                    pass
+            await self._on_end(ev, self.clock())
+
+    async def _decide(self) -> None:
+        """Smart endpoint: at a pause whose transcript is complete, the turn is over."""
+        s = self._spec
+        if not self._smart or s is None or s.transcript is None:
+            return
+        quiet_ms = (self.detector.position - s.paused.audible_end) * 1000 / SAMPLE_RATE
+        if quiet_ms >= self.cfg.vad.complete_ms and is_complete(s.transcript):
+            for ev in self.detector.end_now():
+                await self._on_end(ev, self.clock(), "complete")
+
+    async def _on_end(self, ev: SpeechEnded, detected: float, why: str = "silence") -> None:
+        await self._interrupt()
+        rec = TurnRecord(self._new_id(), endpoint=why)
+        self.emit(
+            SpeechStoppedFrame(rec.turn, ev.at_ms, ev.speech_end * 1000 / SAMPLE_RATE, ev.forced)
+        )
+        spec = None
+        if self._spec is not None:
+            s, self._spec = self._spec, None
+            if s.paused.speech_end == ev.speech_end and not ev.forced:
+                spec = s.task
+            else:
+                self.speculative_cancelled += 1
+                s.task.cancel()
+        if self.realtime:
+            rec.stamps["speech_end"] = self._wall(ev.speech_end)
+            rec.stamps["audible_end"] = self._wall(ev.audible_end)
+        else:  # replayed faster than real time: place the ends as a live stream would have
+            rec.stamps["speech_end"] = detected - (ev.at - ev.speech_end) / SAMPLE_RATE
+            rec.stamps["audible_end"] = detected - (ev.at - ev.audible_end) / SAMPLE_RATE
+        rec.stamps["turn_detected"] = detected
+        self._begin(Turn(rec, self._with_carry(ev.audio)), spec)
+        # Let the turn start before the next event arrives.
+        await asyncio.sleep(0)
+        if not self.realtime and self._turn is not None and self._turn.task is not None:
+            # Replaying as fast as possible: the "user" waits for each answer.
+            await asyncio.gather(self._turn.task, return_exceptions=True)
+
+    def _begin(self, turn: Turn, spec: asyncio.Task | None, text: str | None = None) -> None:
+        """Make ``turn`` the current one and start answering it."""
+        if self._turn is not None:
+            self._turn.carry = None  # consumed by _with_carry
+        self._turn = turn
+        turn.task = asyncio.create_task(self._answer(turn, spec, text), name=f"turn-{turn.id}")
 
     def _with_carry(self, audio: np.ndarray) -> np.ndarray:
-        if self._carry is None:
+        carry = self._turn.carry if self._turn is not None else None
+        if carry is None:
             return audio
         # Carried speech is kept only up to the utterance limit: a user who talks on past
         # forced endpoints must not make every later turn transcribe everything said so far.
@@ -456,43 +525,72 @@ class Pipeline:
         if room <= 0:
             return audio
         gap = np.zeros(SAMPLE_RATE // 5, dtype=np.int16)
-        return np.concatenate([self._carry[-room:], gap, audio])
+        return np.concatenate([carry[-room:], gap, audio])
 
     def _busy(self) -> bool:
         """The assistant is preparing, saying or still playing an answer."""
-        return (self._task is not None and not self._task.done()) or self.sink.busy()
+        return (self._turn is not None and self._turn.answering()) or self.sink.busy()
 
     def _cancel_spec(self) -> None:
         if self._spec is not None:
-            self._spec[1].cancel()
+            if self._spec.task is not None:
+                self._spec.task.cancel()
             self._spec = None
 
-    async def _interrupt(self) -> None:
+    # --- the one way to interrupt -------------------------------------------------------
+    async def _interrupt(self, onset: float | None = None) -> None:
+        """Stop the current turn now, wherever it is: preparing, speaking or still playing.
+
+        Silence first (what the user notices), then the turn's task is cancelled, and this one
+        place settles what the turn leaves behind: what was heard goes into the history and the
+        ``InterruptionFrame``. A false start (the user was still talking: nothing heard yet, or
+        ``onset`` of the new speech within ``vad.takeback_ms`` of the first audio) takes the
+        turn back whole: no reply in the history, and its speech carried into the next turn.
+        """
+        turn = self._turn
+        if turn is None or turn.record.interrupted or not self._busy():
+            return
         t = self.clock()
-        await self.sink.stop(self._turn)  # silence first: this is what the user notices
-        task = self._task
-        if task is not None and not task.done():
-            task.cancel()  # the turn's handler records what was heard
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
-        elif self._last is not None and self._heard and not self._last.interrupted:
-            # The answer was complete but still playing: keep only what was heard.
-            rec = self._last
-            rec.interrupted = True
-            rec.spoken = _heard_text(self._heard, t)
-            if self.history[-2:] and self.history[-1] == {
-                "role": "assistant",
-                "content": rec.reply,
-            }:
+        rec = turn.record
+        rec.interrupted = True  # from here on nothing of this turn is played
+        await self.sink.stop(rec.turn)
+        if turn.task is not None and not turn.task.done():
+            turn.task.cancel()
+            await asyncio.gather(turn.task, return_exceptions=True)
+        first = rec.stamps.get("first_audio_out")
+        rec.spoken = _heard_text(turn.heard, t)
+        takeback = self.cfg.vad.takeback_ms / 1000.0
+        if turn.audio is not None and (
+            not rec.spoken or (onset is not None and first is not None and onset - first < takeback)
+        ):
+            rec.taken_back, rec.spoken = True, ""
+            turn.carry = turn.audio
+        said = {"role": "assistant", "content": rec.reply}
+        if turn.remembered:
+            if self.history[-2:] and self.history[-1] == said:
                 if rec.spoken:
                     self.history[-1] = {"role": "assistant", "content": rec.spoken}
-                else:
-                    del self.history[-2:]
-            self.emit(InterruptionFrame(rec.turn, rec.spoken))
-        if self._last is not None and self._last.interrupted:
-            self._last.stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
+                else:  # its question, tool calls and answer all go
+                    users = [k for k, m in enumerate(self.history) if m["role"] == "user"]
+                    del self.history[users[-1] if users else len(self.history) - 2 :]
+        elif rec.transcript and rec.spoken:
+            self._remember(turn, rec.transcript, rec.spoken)
+        self.emit(InterruptionFrame(rec.turn, rec.spoken))
+        rec.stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
+        self._publish(turn)
+
+    def _publish(self, turn: Turn) -> None:
+        """The turn's record is final: keep it and report it (once)."""
+        if turn.closed:
+            return
+        turn.closed = True
+        rec = turn.record
+        rec.stats["loop_lag_max_ms"] = round(self._lag_max * 1000, 1)
+        if rec.transcript or rec.error or rec.announcement:
+            self.records.append(rec)
+            self.emit(TurnMetricsFrame(rec.turn, rec.latency_ms, dict(rec.stats)))
+            if self._on_turn is not None:
+                self._on_turn(rec)
 
     # --- answering ----------------------------------------------------------------------
     def messages_for(self, transcript: str) -> list[dict]:
@@ -508,14 +606,16 @@ class Pipeline:
             hist = hist[nxt:]
         return system + hist + user
 
-    async def _transcribe(self, audio: np.ndarray) -> str:
-        return (await asyncio.to_thread(self.m.asr.transcribe, audio)).strip()
+    async def _transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
+        text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
+        return text.strip()
 
-    async def _prepare(self, audio: np.ndarray, speculative: bool) -> _Prepared:
+    async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio)
+        p.transcript = await self._transcribe(audio, speculative=True)
         p.stamps["asr_done"] = self.clock()
+        spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
             return p
         rid = f"spec-{id(self)}-{self.speculative_started}"
@@ -536,14 +636,15 @@ class Pipeline:
         p.reply, p.stats = reply.text, reply.stats
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces:
-            p.first_audio = await asyncio.to_thread(self._synth, p.pieces[0])
+            p.first_audio = await self._synth(p.pieces[0], speculative=True)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 
     def _stream_llm(self, transcript: str, on_text, rid: str):
         """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
         tool loop (model → tools → model) runs here and each call is reported as a frame."""
-        turn, loop = self._turn, self._loop
+        loop = self._loop
+        turn = self._last_id + 1 if rid.startswith("spec-") else self._last_id
 
         def on_tool(run) -> None:
             if loop is not None:
@@ -552,23 +653,17 @@ class Pipeline:
 
         return answer(self.m.llm, self.messages_for(transcript), self.tools, on_text, rid, on_tool)
 
-    def _synth(self, text: str) -> list:
-        return list(self.m.tts.synthesize_stream(text, 10**6))
+    async def _synth(self, text: str, speculative: bool = False) -> list:
+        return await self.jobs.run(_synthesize_all, self.m.tts, text, speculative=speculative)
 
-    async def _answer(
-        self,
-        rec: TurnRecord,
-        audio: np.ndarray | None,
-        spec: asyncio.Task | None,
-        text: str | None = None,
-    ) -> None:
-        turn = rec.turn
-        heard: list[tuple[str, float, float]] = []  # (piece, wall start, wall end)
-        self._heard, self._last = heard, rec
-        lag0 = self._lag_max = 0.0
+    async def _answer(self, turn: Turn, spec: asyncio.Task | None, text: str | None) -> None:
+        """Transcribe (or take the speculative work), reply, speak. Cancelled by _interrupt."""
+        rec = turn.record
+        self._lag_max = 0.0
         try:
             prepared: _Prepared | None = None
             if spec is not None:
+                self.jobs.promote()  # the user now waits for what was speculative
                 try:
                     prepared = await spec
                 except Exception:
@@ -580,68 +675,62 @@ class Pipeline:
                 for k, v in prepared.stamps.items():
                     rec.stamps[k] = v
             else:
-                rec.transcript = text if audio is None else await self._transcribe(audio)
+                rec.transcript = text if turn.audio is None else await self._transcribe(turn.audio)
                 rec.stamps["asr_done"] = self.clock()
-            self.emit(TranscriptFrame(turn, rec.transcript, True))
+            self.emit(TranscriptFrame(rec.turn, rec.transcript, True))
             if not rec.transcript:
                 rec.error = "no speech recognised"
-                self.emit(ErrorFrame(turn, rec.error))
+                self.emit(ErrorFrame(rec.turn, rec.error))
                 return
             if _RESET.match(_norm(rec.transcript)):
                 self.reset()
                 rec.reply = "Okay, let's start over."
                 prepared = _Prepared(reply=rec.reply, pieces=[rec.reply])
             if prepared is not None and (prepared.reply or prepared.pieces):
-                await self._speak_prepared(rec, prepared, heard)
+                await self._speak_prepared(turn, prepared)
             else:
-                await self._stream_reply(rec, heard)
+                await self._stream_reply(turn)
             rec.spoken = rec.reply
-            if rec.reply and not _RESET.match(_norm(rec.transcript)):
-                self._remember(rec.transcript, rec.reply, tool_messages(rec.stats))
-        except asyncio.CancelledError:
-            rec.interrupted = True
-            rec.spoken = _heard_text(heard, self.clock())
-            if not heard and audio is not None:
-                # Nothing was said yet: the user just kept talking. Answer both parts together.
-                self._carry = audio
-            if rec.transcript and rec.spoken:
-                self._remember(rec.transcript, rec.spoken)
-            self.emit(InterruptionFrame(turn, rec.spoken))
-            raise
+            if not rec.reply.strip():  # never a silent turn: say that nothing came back
+                rec.error = "the model gave an empty reply"
+                self.emit(ErrorFrame(rec.turn, rec.error))
+            elif not _RESET.match(_norm(rec.transcript)):
+                self._remember(turn, rec.transcript, rec.reply, tool_messages(rec.stats))
         except LLMError as e:
             rec.error = str(e)
-            self.emit(ErrorFrame(turn, rec.error))
+            self.emit(ErrorFrame(rec.turn, rec.error))
         except Exception as e:  # ASR or TTS failure: this turn fails, the conversation goes on
             rec.error = f"{type(e).__name__}: {e}"
-            self.emit(ErrorFrame(turn, rec.error))
+            self.emit(ErrorFrame(rec.turn, rec.error))
         finally:
-            rec.stats["loop_lag_max_ms"] = round(max(self._lag_max, lag0) * 1000, 1)
-            if rec.transcript or rec.error:
-                self.records.append(rec)
-                self.emit(TurnMetricsFrame(turn, rec.latency_ms, dict(rec.stats)))
-                if self._on_turn is not None:
-                    self._on_turn(rec)
+            if not rec.interrupted:  # an interrupted turn is published by _interrupt
+                self._publish(turn)
 
-    def _remember(self, user: str, assistant: str, tools: list[dict] | None = None) -> None:
+    def _remember(
+        self, turn: Turn, user: str, assistant: str, tools: list[dict] | None = None
+    ) -> None:
+        turn.remembered = True
         self.history += [
             {"role": "user", "content": user},
             *(tools or []),
             {"role": "assistant", "content": assistant},
         ]
 
-    async def _play(self, rec: TurnRecord, chunks: list, piece: str, heard: list) -> None:
+    async def _play(self, turn: Turn, chunks: list, piece: str) -> None:
+        rec = turn.record
         for c in chunks:
             audio = c.audio
             if c.sample_rate != self.sink.sample_rate:
                 audio = resample(audio, c.sample_rate, self.sink.sample_rate)
-            if rec.turn != self._turn:  # stale: a newer turn has begun
+            if rec.interrupted:
                 return
             self.emit(TtsAudioFrame(rec.turn, audio, self.sink.sample_rate, piece))
             start, end = await self.sink.play(audio, rec.turn)
             rec.stamps.setdefault("first_audio_out", start)
-            heard.append((piece, start, end))
+            turn.heard.append((piece, start, end))
 
-    async def _speak_prepared(self, rec: TurnRecord, p: _Prepared, heard: list) -> None:
+    async def _speak_prepared(self, turn: Turn, p: _Prepared) -> None:
+        rec = turn.record
         rec.reply, rec.stats = p.reply, dict(p.stats)
         self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
         self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
@@ -649,12 +738,13 @@ class Pipeline:
             chunks = (
                 p.first_audio
                 if i == 0 and p.first_audio
-                else await asyncio.to_thread(self._synth, piece)
+                else await self._synth(piece)
             )
             rec.stamps.setdefault("first_tts_audio", self.clock())
-            await self._play(rec, chunks, piece, heard)
+            await self._play(turn, chunks, piece)
 
-    async def _stream_reply(self, rec: TurnRecord, heard: list) -> None:
+    async def _stream_reply(self, turn: Turn) -> None:
+        rec = turn.record
         loop = asyncio.get_running_loop()
         deltas: asyncio.Queue[str | None] = asyncio.Queue()
         pieces: asyncio.Queue[str | None] = asyncio.Queue()
@@ -667,7 +757,7 @@ class Pipeline:
             asyncio.to_thread(self._stream_llm, rec.transcript, on_text, rid)
         )
         llm.add_done_callback(lambda _: deltas.put_nowait(None))
-        speaker = asyncio.create_task(self._speak_queue(rec, pieces, heard))
+        speaker = asyncio.create_task(self._speak_queue(turn, pieces))
         first_max = self.cfg.tts.first_chunk_chars
         try:
             pending, first = "", True
@@ -697,11 +787,11 @@ class Pipeline:
                 llm.cancel()
             speaker.cancel()
 
-    async def _speak_queue(self, rec: TurnRecord, pieces: asyncio.Queue, heard: list) -> None:
+    async def _speak_queue(self, turn: Turn, pieces: asyncio.Queue) -> None:
         while (piece := await pieces.get()) is not None:
-            chunks = await asyncio.to_thread(self._synth, piece)
-            rec.stamps.setdefault("first_tts_audio", self.clock())
-            await self._play(rec, chunks, piece, heard)
+            chunks = await self._synth(piece)
+            turn.record.stamps.setdefault("first_tts_audio", self.clock())
+            await self._play(turn, chunks, piece)
 
     async def _monitor_lag(self, interval: float = 0.01) -> None:
         """How late the event loop wakes up: stays far below 20 ms if nothing blocks it."""
@@ -709,6 +799,10 @@ class Pipeline:
             t = self.clock()
             await asyncio.sleep(interval)
             self._lag_max = max(self._lag_max, self.clock() - t - interval)
+
+
+def _synthesize_all(tts, text: str) -> list:
+    return list(tts.synthesize_stream(text, 10**6))
 
 
 def _norm(text: str) -> str:

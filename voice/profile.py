@@ -3,6 +3,11 @@
 Replays spoken prompts at real-time pace through the whole pipeline (the same code as
 ``diffvoice run``), records when each stage finished for every turn, prints p50/p90/max per
 stage and per interval, writes JSON and a PNG timeline, and ends with one JSON line.
+
+Every figure counts from the **audible end** of the user's speech (the end of the last 10 ms
+frame within 35 dB of the loudest, found in the audio): that is when the user stops talking.
+The VAD's end of speech (``speech_end``) is a stage, ~100 ms later. ``--compare`` replays the
+prompts once per mechanism, adding one at a time to plain silence endpointing, in one run.
 """
 
 from __future__ import annotations
@@ -19,7 +24,33 @@ from voice.audio import read_wav
 from voice.config import AppConfig
 from voice.pipeline import STAGES, Models, Pipeline, TurnRecord, WavSink, wav_source
 
+# --compare: each mechanism added to the one before, starting from plain silence endpointing.
+MECHANISMS: list[tuple[str, str, dict[str, dict]]] = [
+    (
+        "silence",
+        "silence only (end_ms, then ASR, reply, speech)",
+        {
+            "vad": {"endpoint": "silence", "quiet_ms": 0},
+            "assistant": {"speculative": False},
+            "asr": {"window_s": 30},
+        },
+    ),
+    (
+        "speculative",
+        "+ speculative start at a webrtcvad pause",
+        {"vad": {"endpoint": "silence", "quiet_ms": 0}, "asr": {"window_s": 30}},
+    ),
+    ("window", "+ 15 s Whisper window", {"vad": {"endpoint": "silence", "quiet_ms": 0}}),
+    ("quiet", "+ pause on inaudibility", {"vad": {"endpoint": "silence"}}),
+    ("smart", "+ transcript-aware endpoint", {}),
+]
+
 PROMPTS_DIR = Path(__file__).resolve().parent / "assets" / "prompts"
+
+
+def _with(cfg: AppConfig, over: dict[str, dict]) -> AppConfig:
+    """``cfg`` with some keys of some sections replaced."""
+    return replace(cfg, **{sec: replace(getattr(cfg, sec), **kv) for sec, kv in over.items()})
 
 
 def bundled_prompts() -> list[Path]:
@@ -38,7 +69,7 @@ def _pct(values: list[float]) -> dict[str, float | None]:
 
 
 def summarize(records: list[TurnRecord]) -> dict:
-    """Percentiles per stage (ms after speech end) and per interval between stages."""
+    """Percentiles per stage (ms after the audible end) and per interval between stages."""
     stages = {k: _pct([r.latency_ms[k] for r in records if k in r.latency_ms]) for k in STAGES[1:]}
     intervals = {}
     for a, b in zip(STAGES, STAGES[1:], strict=False):
@@ -49,7 +80,15 @@ def summarize(records: list[TurnRecord]) -> dict:
     lags = [r.stats.get("loop_lag_max_ms", 0.0) for r in records]
     return {
         "turns": len(records),
-        "speech_end_to_first_audio_ms": stages["first_audio_out"],
+        "audible_end_to_first_audio_ms": stages["first_audio_out"],
+        "speech_end_to_first_audio_ms": _pct(
+            [
+                (r.stamps["first_audio_out"] - r.stamps["speech_end"]) * 1000
+                for r in records
+                if "first_audio_out" in r.stamps and "speech_end" in r.stamps
+            ]
+        ),
+        "ended_by_transcript": sum(r.endpoint == "complete" for r in records),
         "stages_ms": stages,
         "intervals_ms": intervals,
         "speculative_turns": sum(r.speculative for r in records),
@@ -61,10 +100,11 @@ def print_table(title: str, summary: dict, out=sys.stdout) -> None:
     print(
         f"\n{title}: {summary['turns']} turns, "
         f"{summary['speculative_turns']} answered from a speculative start, "
+        f"{summary['ended_by_transcript']} ended on a complete transcript, "
         f"event-loop lag max {summary['loop_lag_max_ms']} ms",
         file=out,
     )
-    print(f"{'stage (ms after end of speech)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
+    print(f"{'stage (ms after audible end)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
     for k, v in summary["stages_ms"].items():
         print(f"{k:<36}" + "".join(f"{_f(v[q]):>9}" for q in ("p50", "p90", "max")), file=out)
     print(f"{'interval (ms)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
@@ -101,8 +141,9 @@ def plot_timeline(records: list[TurnRecord], path: Path, title: str) -> None:
             prev = lat[k]
     ax.set_yticks(range(len(records)))
     ax.set_yticklabels([(r.transcript[:28] or f"turn {r.turn}") for r in records], fontsize=8)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("ms after the end of speech")
+    ax.axvline(0, color="black", lw=1.2)
+    ax.text(0, len(records) - 0.4, " audible end of speech", fontsize=7, va="bottom")
+    ax.set_xlabel("ms after the audible end of speech (the bar to speech_end: the VAD's lag)")
     ax.set_title(title)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
@@ -112,6 +153,7 @@ def plot_timeline(records: list[TurnRecord], path: Path, title: str) -> None:
 
 async def _profile_once(models: Models, cfg: AppConfig, wavs: list[Path], progress) -> list:
     records: list[TurnRecord] = []
+    models.asr.window_s = cfg.asr.window_s  # the one setting of a shared model a run may change
     for i, wav in enumerate(wavs, 1):
         audio = read_wav(wav)
         sink = WavSink(models.tts.sample_rate, realtime=True)
@@ -122,7 +164,7 @@ async def _profile_once(models: Models, cfg: AppConfig, wavs: list[Path], progre
             got = pipe.records[-1].latency_ms.get("first_audio_out") if pipe.records else None
             progress(
                 f"  [{i}/{len(wavs)}] {wav.name}: first audio "
-                f"{'-' if got is None else f'{got:.0f} ms'} after end of speech"
+                f"{'-' if got is None else f'{got:.0f} ms'} after the audible end"
             )
     return records
 
@@ -147,49 +189,41 @@ def run_profile(
         warm = read_wav(paths[0])
         models.asr.transcribe(warm)
         list(models.tts.synthesize_stream("Hello there."))
-        runs = [
-            ("speculative start on" if cfg.assistant.speculative else "speculative start off", cfg)
-        ]
         if compare:
-            other = replace(
-                cfg, assistant=replace(cfg.assistant, speculative=not cfg.assistant.speculative)
-            )
-            runs.append(
-                ("speculative start " + ("on" if other.assistant.speculative else "off"), other)
-            )
+            runs = [(key, title, _with(cfg, over)) for key, title, over in MECHANISMS]
+        else:
+            runs = [("config", "the configuration as given", cfg)]
         results = {}
-        for title, c in runs:
+        for key, title, c in runs:
             if progress:
                 progress(f"Profiling {len(paths)} prompts, {title} ...")
             records = asyncio.run(_profile_once(models, c, paths, progress))
             summary = summarize(records)
             print_table(title, summary)
-            key = "on" if c.assistant.speculative else "off"
-            plot_timeline(records, out / f"timeline-speculative-{key}.png", title)
-            results[key] = {"summary": summary, "turns": [r.to_json() for r in records]}
+            plot_timeline(records, out / f"timeline-{key}.png", title)
+            turns = [r.to_json() for r in records]
+            results[key] = {"title": title, "summary": summary, "turns": turns}
     finally:
         models.close()
     (out / "profile.json").write_text(json.dumps(results, indent=2) + "\n")
-    first = results["on" if cfg.assistant.speculative else "off"]["summary"]
+    key = "smart" if compare else "config"
+    first = results[key]["summary"]
     final = {
+        "audible_end_to_first_audio_ms": first["audible_end_to_first_audio_ms"],
         "speech_end_to_first_audio_ms": first["speech_end_to_first_audio_ms"],
         "turns": first["turns"],
-        "speculative": cfg.assistant.speculative,
         "loop_lag_max_ms": first["loop_lag_max_ms"],
     }
     if compare:
-        on, off = results["on"]["summary"], results["off"]["summary"]
-        final["speculative_on"] = on["speech_end_to_first_audio_ms"]
-        final["speculative_off"] = off["speech_end_to_first_audio_ms"]
-        if (
-            on["speech_end_to_first_audio_ms"]["p50"] is not None
-            and off["speech_end_to_first_audio_ms"]["p50"] is not None
-        ):
-            final["speculative_saving_p50_ms"] = round(
-                off["speech_end_to_first_audio_ms"]["p50"]
-                - on["speech_end_to_first_audio_ms"]["p50"],
-                1,
-            )
+        base = results["silence"]["summary"]["audible_end_to_first_audio_ms"]["p50"]
+        print(f"\n{'mechanism (each adds to the one above)':<48}{'p50 ms':>8}{'saving':>8}")
+        savings = {}
+        for k, title, _ in runs:
+            p50 = results[k]["summary"]["audible_end_to_first_audio_ms"]["p50"]
+            saving = None if p50 is None or base is None else round(base - p50, 1)
+            savings[k] = {"p50_ms": p50, "saving_vs_silence_ms": saving}
+            print(f"{title:<48}{_f(p50):>8}{_f(saving):>8}")
+        final["mechanisms"] = savings
     print(f"\nwrote {out / 'profile.json'} and timeline PNGs", file=sys.stderr)
     print(json.dumps(final))
     return 0

@@ -5,10 +5,13 @@ per-frame speech/non-speech answers into events:
 
 - ``SpeechStarted`` once ``min_speech_ms`` of consecutive speech frames are heard (webrtcvad
   calls the first 60-120 ms of noise speech, so a single frame is not enough);
-- ``SpeechPaused`` after ``pause_ms`` of silence, carrying the utterance so far, so a transcript
-  can be started before the turn is over;
+- ``SpeechPaused`` after ``pause_ms`` of silence, or sooner after ``quiet_ms`` of inaudible
+  audio (energy more than 35 dB under the utterance's loudest 10 ms; webrtcvad's own hangover
+  is 80-120 ms), carrying the utterance so far, so a transcript can be started before the turn
+  is over;
 - ``SpeechResumed`` if ``resume_ms`` of speech follows a pause (the early transcript is stale);
-- ``SpeechEnded`` after ``end_ms`` of silence, or forced after ``max_utterance_ms`` of speech.
+- ``SpeechEnded`` after ``end_ms`` of silence, or forced after ``max_utterance_ms`` of speech,
+  or when the caller decides the turn is over at a pause (``end_now``).
 
 Short runs of speech frames (< ``resume_ms``) inside a silence count as silence, so noise blips
 do not hold a turn open. The audio of an utterance runs from ``preroll_ms`` before the onset
@@ -67,6 +70,8 @@ class SpeechPaused(VadEvent):
     """Offset of ``audio[0]`` (onset minus pre-roll)."""
     audio: np.ndarray = field(repr=False, compare=False)
     """The utterance so far, int16, exactly as ``SpeechEnded.audio`` would be if it ended now."""
+    audible_end: int = 0
+    """Offset where the speech stopped being audible (see :func:`audible_end`)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,32 @@ class SpeechEnded(VadEvent):
     """int16 mono: pre-roll + speech + up to ``tail_ms`` of the silence after it."""
     forced: bool
     """True when the turn was cut by ``max_utterance_ms`` or by ``flush()``, not by silence."""
+    audible_end: int = 0
+    """Offset where the speech stopped being audible (see :func:`audible_end`): the user's end
+    of the turn, 80-120 ms before ``speech_end`` (webrtcvad's own hangover)."""
+
+
+AUDIBLE_DB = 35.0  # a 10 ms frame within this many dB of the loudest one is audible
+_AUDIBLE = 10.0 ** (-AUDIBLE_DB / 10.0)
+
+
+def audible_end(audio: np.ndarray, sample_rate: int = SAMPLE_RATE, db: float = AUDIBLE_DB) -> int:
+    """Samples up to the end of the last audible 10 ms frame of ``audio`` (0 if all silent).
+
+    A frame is audible when its energy is within ``db`` dB of the loudest frame's: this is where
+    a listener hears the speech stop, before the VAD's hangover and the end-of-turn silence.
+    """
+    n = sample_rate // 100
+    k = len(audio) // n
+    if k == 0:
+        return 0
+    x = np.asarray(audio[: k * n], dtype=np.float64).reshape(k, n)
+    energy = (x * x).mean(axis=1)
+    top = float(energy.max())
+    if top <= 0.0:
+        return 0
+    loud = np.flatnonzero(energy >= top * 10.0 ** (-db / 10.0))
+    return int(loud[-1] + 1) * n
 
 
 def _frames(ms: int, frame_ms: int) -> int:
@@ -113,10 +144,12 @@ class TurnDetector:
         max_utterance_ms: int = 20000,
         preroll_ms: int = 300,
         tail_ms: int = 200,
+        quiet_ms: int = 0,
     ) -> None:
         """Set up a detector; times are rounded up to whole frames.
 
         ``aggressiveness`` is webrtcvad's mode, 0 (keeps most speech) to 3 (rejects most noise).
+        ``quiet_ms`` (0: off) pauses on inaudibility before webrtcvad hears the silence.
         """
         if sample_rate not in _VAD_RATES:
             raise ValueError(f"webrtcvad needs a sample rate in {_VAD_RATES}, got {sample_rate}")
@@ -133,8 +166,8 @@ class TurnDetector:
         ):
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
-        if preroll_ms < 0 or tail_ms < 0:
-            raise ValueError("preroll_ms and tail_ms must not be negative")
+        if preroll_ms < 0 or tail_ms < 0 or quiet_ms < 0:
+            raise ValueError("preroll_ms, tail_ms and quiet_ms must not be negative")
         if pause_ms >= end_ms:
             raise ValueError(f"pause_ms ({pause_ms}) must be shorter than end_ms ({end_ms})")
         if tail_ms > pause_ms:
@@ -151,7 +184,21 @@ class TurnDetector:
         self._max = _frames(max_utterance_ms, frame_ms) * self._frame
         self._preroll = preroll_ms * sample_rate // 1000
         self._tail = tail_ms * sample_rate // 1000
+        self._quiet = quiet_ms * sample_rate // 1000
+        self._sub = sample_rate // 100  # 10 ms: the unit of audibility
         self.reset()
+
+    def set_end_ms(self, end_ms: int) -> None:
+        """Change the silence that ends a turn (the caller may end it sooner with ``end_now``)."""
+        if end_ms * self.sample_rate // 1000 <= self._pause:
+            raise ValueError(f"end_ms ({end_ms}) must be longer than the pause")
+        self._end = _frames(end_ms, self.frame_ms) * self._frame
+
+    def end_now(self) -> list[VadEvent]:
+        """End the open turn at its pause (the caller knows it is over); [] if not paused."""
+        if not (self._in_speech and self._paused):
+            return []
+        return [self._ended(min(self._speech_end + self._tail, self._pos), False)]
 
     def reset(self) -> None:
         """Forget everything and start a new stream at offset 0 (with a fresh webrtcvad)."""
@@ -168,6 +215,9 @@ class TurnDetector:
         self._start = 0
         self._audio_start = 0
         self._speech_end = 0
+        self._peak = 0.0  # loudest 10 ms energy of the current utterance
+        self._last_loud = 0  # end of its last audible 10 ms
+        self._paused_at = 0
 
     @property
     def in_speech(self) -> bool:
@@ -215,11 +265,22 @@ class TurnDetector:
             self._run_len += 1
         else:
             self._run_len = 0
+        if self._quiet:
+            x = frame.astype(np.float64).reshape(-1, self._sub)
+            energy = (x * x).mean(axis=1)
+            self._peak = max(self._peak, float(energy.max()))
+            loud = np.flatnonzero(energy >= self._peak * _AUDIBLE)
+            if len(loud):
+                self._last_loud = start + int(loud[-1] + 1) * self._sub
 
         if not self._in_speech:
             if self._run_len >= self._start_frames:
                 self._in_speech = True
                 self._paused = False
+                self._peak, self._last_loud = 0.0, end
+                if self._quiet:
+                    run = self._slice(self._run_start, end).astype(np.float64)
+                    self._peak = float((run * run).mean())
                 self._start = self._run_start
                 self._audio_start = max(self._floor, self._run_start - self._preroll)
                 self._speech_end = end
@@ -228,17 +289,24 @@ class TurnDetector:
                 self._trim_idle()
             return
 
-        if self._run_len >= self._resume_frames:
+        # After a pause on inaudibility webrtcvad may still call frames speech (its hangover):
+        # only speech that is audible again resumes the turn.
+        heard = not (self._quiet and self._paused) or self._last_loud > self._paused_at
+        if self._run_len >= self._resume_frames and heard:
             if self._paused:
                 self._paused = False
                 events.append(SpeechResumed(end, self.sample_rate, self._run_start))
             self._speech_end = end
         silence = end - self._speech_end
-        if silence >= self._pause and not self._paused:
-            self._paused = True
+        inaudible = self._quiet and end - self._last_loud >= self._quiet
+        if (silence >= self._pause or inaudible) and not self._paused:
+            self._paused, self._paused_at = True, end
             audio = self._slice(self._audio_start, self._speech_end + self._tail)
             events.append(
-                SpeechPaused(end, self.sample_rate, self._speech_end, self._audio_start, audio)
+                SpeechPaused(
+                    end, self.sample_rate, self._speech_end, self._audio_start, audio,
+                    self._audible_end(audio),
+                )
             )
         if silence >= self._end:
             events.append(self._ended(self._speech_end + self._tail, False))
@@ -246,15 +314,21 @@ class TurnDetector:
             events.append(self._ended(end, True))
             self._run_len = 0  # the next turn needs its own run of speech to start
 
+    def _audible_end(self, audio: np.ndarray) -> int:
+        # Never later than the VAD's end: in steady noise every frame may count as audible.
+        return min(self._audio_start + audible_end(audio, self.sample_rate), self._speech_end)
+
     def _ended(self, audio_end: int, forced: bool) -> SpeechEnded:
+        audio = self._slice(self._audio_start, audio_end)
         event = SpeechEnded(
             self._pos,
             self.sample_rate,
             self._start,
             self._speech_end,
             self._audio_start,
-            self._slice(self._audio_start, audio_end),
+            audio,
             forced,
+            self._audible_end(audio),
         )
         self._in_speech = False
         self._paused = False

@@ -238,7 +238,7 @@ def test_engine_cache_path_equals_plain_path_block_causal(tmp_path, kind, mode):
         steps = 0
         while eng.has_work():
             seq = (eng.waiting or eng.running)[0]
-            tokens = seq.tokens.clone()
+            tokens = torch.tensor(seq.tokens)
             s, e = seq.block_bounds()
             eng.step()
             P = seq.prompt_len
@@ -268,7 +268,7 @@ def test_engine_full_recompute_equals_plain_path_bidirectional(tmp_path, family)
         eng.add_request(ASK, SamplingParams(mode="parallel", max_new_tokens=8, block_size=4))
         while eng.has_work():
             seq = (eng.waiting or eng.running)[0]
-            tokens = seq.tokens.clone()
+            tokens = torch.tensor(seq.tokens)
             s, e = seq.block_bounds()
             eng.step()
             with torch.no_grad():

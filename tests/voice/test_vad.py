@@ -223,3 +223,37 @@ def test_bad_settings(kwargs: dict) -> None:
 def test_bad_input() -> None:
     with pytest.raises(ValueError):
         TurnDetector().feed(np.zeros(480, dtype=np.float32))
+
+
+def test_inaudibility_pauses_before_webrtcvad_hears_silence(words) -> None:
+    speech = words(QUESTION)
+    audio = np.concatenate([silence(500), speech, silence(1000)])
+    plain = [e for e in run(TurnDetector(), audio) if isinstance(e, SpeechPaused)]
+    quick = run(TurnDetector(quiet_ms=90), audio)
+    assert kinds(quick) == ["SpeechStarted", "SpeechPaused", "SpeechEnded"]  # no false resume
+    paused, ended = quick[1], quick[2]
+    heard_end = 500 * MS + len(speech)
+    assert abs(paused.audible_end - heard_end) <= 10 * MS
+    assert ended.audible_end == paused.audible_end
+    assert heard_end + 90 * MS <= paused.at <= heard_end + 120 * MS
+    assert paused.at < plain[0].at - 100 * MS  # webrtcvad's hangover and pause_ms saved
+
+
+def test_inaudible_gap_inside_a_sentence_resumes(words) -> None:
+    first, second = words(QUESTION), words(SECOND)
+    audio = np.concatenate([silence(500), first, silence(300), second, silence(1000)])
+    events = run(TurnDetector(quiet_ms=90, end_ms=600), audio)
+    assert kinds(events) == [
+        "SpeechStarted", "SpeechPaused", "SpeechResumed", "SpeechPaused", "SpeechEnded",
+    ]  # fmt: skip
+    assert len([e for e in events if isinstance(e, SpeechEnded)][0].audio) > len(events[1].audio)
+
+
+def test_end_now_ends_a_paused_turn(words) -> None:
+    d = TurnDetector(quiet_ms=90, end_ms=1500)
+    events = d.feed(np.concatenate([silence(500), words(QUESTION), silence(150)]))
+    assert kinds(events) == ["SpeechStarted", "SpeechPaused"]
+    (ended,) = d.end_now()
+    assert isinstance(ended, SpeechEnded) and not ended.forced and not d.in_speech
+    assert d.end_now() == []
+    assert d.feed(silence(2000)) == []  # the turn is over: the silence ends nothing more

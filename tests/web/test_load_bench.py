@@ -131,5 +131,7 @@ def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
     samples = sum(len(f) // 2 for f in frames)
     assert clock[0] >= (samples - load.FRAME) / load.SAMPLE_RATE  # never ahead of real time
     assert st.clips == 1 and st.turns == 1 and st.outcomes["answered"] == 1
-    assert st.latencies_ms == [pytest.approx(1100.0)]
+    assert st.vad_latencies_ms == [pytest.approx(1100.0)]  # from the server's end of speech
+    # From the audible end (the clip is audible to its last sample, sent from t0 = 0).
+    assert st.latencies_ms == [pytest.approx((conv.turns[1].first_audio - 0.5) * 1000.0)]
     assert st.lost == st.unheard == 0

@@ -1,0 +1,57 @@
+"""End of turn: has the user finished, or only paused?
+
+Silence alone is a blunt rule: 600 ms is slow, and less cuts people off in the middle of a
+sentence ("What is the capital of … Australia?"). The pipeline combines three signals:
+
+- **how long it has been quiet**, measured from the audible end of speech (the detector's
+  energy-based pause starts the transcript ~90 ms after the last audible frame);
+- **what was said**: the transcript of the utterance so far, judged by :func:`is_complete`;
+- **how it was said**, as Whisper writes it: a sentence that trails off gets "..." or a comma,
+  a finished one ends with "." or "?".
+
+A complete transcript ends the turn after ``vad.complete_ms`` of quiet; an incomplete one waits
+up to ``vad.incomplete_ms``. docs/turn-taking.md says why this is a rule and not a model.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words an English sentence does not end on: articles, prepositions, conjunctions, possessives,
+# auxiliaries and question words that still need what follows. "What is the capital of" is
+# unfinished; "What is it?" and "Who are you?" end on a pronoun and are finished.
+_DANGLING = frozenset(
+    """
+    a an the this these those my your his her its our their some any every no each
+    of to in on at for with from by about into onto over under between than as like via per
+    after before until till through across against toward towards without within among
+    and or but nor so because if unless although though while whereas whether that which
+    is are was were be been am do does did has have had will would can could should shall may
+    might must what's whats what where when how why whose whom
+    plus minus times divided multiplied
+    um uh er erm hmm
+    """.split()
+)
+# Short one-word turns that are finished on their own.
+_FINISHED_WORDS = frozenset("yes no yeah nope okay ok thanks stop hello hi hey sure".split())
+_TRAILING = ("...", "…", ",", "-", "–", "—", ":", ";")
+
+
+def is_complete(transcript: str) -> bool:
+    """Whether ``transcript`` reads as a finished turn (a question or sentence said to the end).
+
+    Empty or trailing text ("What is the capital of...", "Convert twenty degrees,") and text
+    ending on a word that needs a continuation ("... the capital of") are incomplete.
+    """
+    text = transcript.strip()
+    if not text:
+        return False
+    if text.endswith(_TRAILING):
+        return False
+    words = re.sub(r"[^a-z0-9' ]", " ", text.lower()).split()
+    if not words:
+        return False
+    last = words[-1]
+    if len(words) == 1 and last in _FINISHED_WORDS:
+        return True
+    return last not in _DANGLING

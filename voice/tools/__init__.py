@@ -136,12 +136,13 @@ class Toolbox:
 
 
 def tools_supported(llm) -> bool:
-    """Whether to offer the tools to this LLM back-end: a remote endpoint (it says itself), or
-    a local model whose chat template renders tools (the demo model's does; a template without
-    tool support would get the long generic fallback, which the small context cannot hold)."""
+    """Whether to offer the tools to this LLM back-end: a local model whose chat template
+    renders tools (a template without tool support would get the long generic fallback, which
+    the small context cannot hold). Remote endpoints get none: many OpenAI-compatible servers
+    answer a request with ``tools`` with HTTP 400."""
     tok = getattr(getattr(llm, "worker", None), "tokenizer", None)
     if tok is None:
-        return True
+        return False
     support = getattr(tok, "template_support", None)
     return bool(support and support.tools)
 
@@ -189,6 +190,8 @@ def answer(
         calls = r.tool_calls if r.finish_reason == "tool_calls" else []
         if not calls or round_ == MAX_ROUNDS:
             text = r.text.strip()
+            if "tool_call" in text or "{" in text:  # stray call markup is never said
+                text = ""
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
                 text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."

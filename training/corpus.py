@@ -42,6 +42,13 @@ from training.skills_talk import (
     refusal_skills,
     small_talk_skills,
 )
+from training.skills_tools import (
+    TOOLS_LINE,
+    ToolSampler,
+    choose_tool_heldout,
+    json_call,
+    tool_refusal_skills,
+)
 from training.speech import speak
 
 SYSTEM_PROMPTS = (
@@ -334,3 +341,89 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# ---------------------------------------------------------------------------------------------
+# Tool skills (see training.skills_tools): the corpus above, plus requests for the built-in
+# tools, all with the tools on offer at the top of the prompt.
+
+TOOLS_TURN = ("tools", TOOLS_LINE)
+# Skills whose question, with tools on offer, goes to a tool instead of the model's own reply.
+TOOL_INTENTS = ("arithmetic", "units")
+TOOL_SKILLS = ("no_clock", "no_timer", "spell")
+OLD_SPLITS = ("template", "combo", "fact", "followup")
+
+
+def tool_skill(d: Dialog) -> bool:
+    """Whether, with tools on offer, this old dialog's question (or one in its history) is a
+    tool's job."""
+    if not _TOOL_JOBS:
+        _TOOL_JOBS.update(s.name for s in all_skills() if s.intent in TOOL_INTENTS)
+    text = " ".join(c.lower() for r, c in d.messages if r == "user")
+    return d.skill in TOOL_SKILLS or d.skill in _TOOL_JOBS or "root" in text
+
+
+_TOOL_JOBS: set[str] = set()
+
+
+def with_tools(d: Dialog, split: str | None = None) -> Dialog:
+    return replace(d, messages=(TOOLS_TURN, *d.messages), split=split or d.split)
+
+
+def tool_dialogs(s: ToolSampler, n: int, kind: str, context: list[Dialog]) -> list[Dialog]:
+    """About ``n`` dialogs of tool requests: each exchange gives a call row and a reply row."""
+    out: list[Dialog] = []
+    while len(out) < n:
+        skill, ex, history = s.exchange()
+        if not history and context and s.rng.random() < 0.12:  # after anything else
+            c = s.rng.choice(context)
+            history = [m for m in c.messages if m[0] != "tools"][-2:]
+        base = [TOOLS_TURN, *history, ("user", ex.question)]
+        calls = json_call(ex.call)
+        out.append(Dialog(tuple([*base, ("assistant", ex.call)]), skill,
+                          (json.dumps(calls),), kind + "_call"))  # fmt: skip
+        msgs = [*base, ("assistant", ex.call), ("tool", ex.result), ("assistant", ex.reply)]
+        out.append(Dialog(tuple(msgs), skill, ex.answers, kind + "_reply"))
+    return out
+
+
+def build_tool_corpus(
+    seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5
+) -> Corpus:
+    """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
+    tool dialogs and new refusals, for a model that learns the tools.
+
+    Training: ``old_dialogs_n`` dialogs of ``base`` (each, unless its question is a tool's job,
+    with the tools on offer with probability ``header_p``), ``tool_dialogs_n`` tool rows and
+    refusals with the tools on offer. Held out: all of ``base``'s rows unchanged (so old
+    skills are scored as before), tool rows from held-out wordings (``tools_call``,
+    ``tools_reply``), new refusal wordings, and old held-out rows with tools on offer
+    (``voice``).
+    """
+    rng = random.Random(f"tools-{seed}")
+    old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
+    old = [with_tools(d) if not tool_skill(d) and rng.random() < header_p else d for d in old]
+    held_t = choose_tool_heldout(random.Random(f"tools-heldout-{seed}"))
+    train_s = ToolSampler(random.Random(f"tools-train-{seed}"), False, held_t)
+    refusals = tool_refusal_skills()
+    h = choose_heldout(refusals, random.Random(f"tools-refusal-heldout-{seed}"))
+    ref_s = Sampler(refusals, h, random.Random(f"tools-refusal-{seed}"))
+    n_ref = tool_dialogs_n // 8
+    tools = tool_dialogs(train_s, tool_dialogs_n - n_ref, "train", base.train[:5000])
+    tools = [replace(d, split="train") for d in tools]
+    ref = []
+    for _ in range(n_ref):
+        d = ref_s.train_dialog()
+        ref.append(with_tools(d) if rng.random() < 0.85 else d)
+    train = old + tools + ref
+    rng.shuffle(train)
+    eval_s = ToolSampler(random.Random(f"tools-eval-{seed}"), True, held_t)
+    held_tools = tool_dialogs(eval_s, 360, "tools", [])
+    held_ref = [with_tools(d, "refusal") for d in
+                Sampler(refusals, h, random.Random(f"tools-refusal-eval-{seed}"))
+                .heldout_dialogs(per_template=8)]
+    voice = [with_tools(d, "voice") for d in base.heldout if not tool_skill(d)]
+    voice = random.Random(f"voice-{seed}").sample(voice, min(160, len(voice)))
+    seen = {d.messages[:-1] for d in train}
+    extra = [d for d in held_tools + held_ref + voice if d.messages[:-1] not in seen]
+    return Corpus(train, base.heldout + extra, base.skills + refusals)

@@ -29,25 +29,40 @@ class Encoded:
 
 
 def encode_dialogs(
-    dialogs: Sequence[Dialog], tok: Tokenizer, block_size: int, max_prompt: int = 256
-) -> list[Encoded]:
+    dialogs: Sequence[Dialog],
+    tok: Tokenizer,
+    block_size: int,
+    max_prompt: int = 256,
+    skip_long: bool = False,
+    return_kept: bool = False,
+):
     """Encode prompts and pad replies with end-of-text to ``block_size``.
 
     Raises ValueError when a reply and its end-of-text do not fit one block, or a prompt is
     longer than ``max_prompt`` — the corpus is meant to fit, so either is a bug to fix there.
+    With ``skip_long`` such dialogs are left out instead and ``(encoded, how many left out)``
+    is returned (``(encoded, indices kept)`` with ``return_kept``): generated tool results
+    vary in length, and a few do not fit.
     """
     eos = tok.token_to_id(EOS)
     prompts = tok.encode_batch([render_chat(d.prompt, True) for d in dialogs])
     replies = tok.encode_batch([d.reply for d in dialogs])
-    out = []
-    for d, p, r in zip(dialogs, prompts, replies, strict=True):
+    out, kept = [], []
+    for i, (d, p, r) in enumerate(zip(dialogs, prompts, replies, strict=True)):
         ids = r.ids + [eos]
-        if len(ids) > block_size:
-            raise ValueError(f"reply needs {len(ids)} tokens > block_size {block_size}: {d.reply}")
-        if len(p.ids) > max_prompt:
+        if len(ids) > block_size or len(p.ids) > max_prompt:
+            if skip_long:
+                continue
+            if len(ids) > block_size:
+                raise ValueError(
+                    f"reply needs {len(ids)} tokens > block_size {block_size}: {d.reply}"
+                )
             raise ValueError(f"prompt of {len(p.ids)} tokens > {max_prompt}: {d.prompt}")
         out.append(Encoded(p.ids, ids + [eos] * (block_size - len(ids))))
-    return out
+        kept.append(i)
+    if not skip_long:
+        return out
+    return (out, kept) if return_kept else (out, len(dialogs) - len(out))
 
 
 def length_batches(

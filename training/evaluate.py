@@ -107,11 +107,12 @@ def _evaluate(model_path, modes, limit, threshold, batch_size, max_new_tokens, i
     prompts = [d.prompt for d in items]
     for mode in modes:
         t0 = time.perf_counter()
-        results = llm.generate(prompts, _params(mode, new, threshold))
+        results = _generate(llm, prompts, _params(mode, new, threshold))
         wall = time.perf_counter() - t0
         replies = [r.text.strip() for r in results]
         res = score(items, replies)
         ok = res.pop("ok")
+        res.update(group_accuracy(items, ok))
         res["nfe_per_reply"] = round(sum(r.nfe for r in results) / max(1, len(results)), 2)
         res["ms_per_reply"] = round(1000 * wall / max(1, len(results)), 1)
         res["failures"] = [
@@ -125,7 +126,48 @@ def _evaluate(model_path, modes, limit, threshold, batch_size, max_new_tokens, i
                   f"({res['right_answer']:.1%} right, {res['well_formed']:.1%} well-formed), "
                   f"{res['nfe_per_reply']} passes, {res['ms_per_reply']} ms per reply "
                   f"(batched {batch_size})", file=sys.stderr)  # fmt: skip
+            groups = ", ".join(f"{k} {v:.1%} of {res['group_items'][k]}"
+                               for k, v in res["groups"].items())  # fmt: skip
+            print(f"{'':>10}  {groups}", file=sys.stderr)
     return out
+
+
+# The held-out kinds of the skills without tools; scored as before the tools came, so the two
+# models compare. The others: tool calls, replies to tool results, refusals of the tool era,
+# and old held-out questions asked with the tools on offer ("voice").
+OLD_SPLITS = ("template", "combo", "fact", "followup")
+
+
+def group_accuracy(items: list[Dialog], ok: list[bool]) -> dict:
+    """Accuracy of the old skills' held-out rows and of each new kind of row."""
+    groups: dict[str, list[bool]] = {}
+    for d, good in zip(items, ok, strict=True):
+        key = "old_skills" if d.split in OLD_SPLITS else d.split
+        groups.setdefault(key, []).append(good)
+    return {
+        "groups": {k: round(sum(v) / len(v), 4) for k, v in groups.items()},
+        "group_items": {k: len(v) for k, v in groups.items()},
+    }
+
+
+def _generate(llm, conversations: list[list[dict]], params) -> list:
+    """Replies through the engine; conversations with tool turns (the ``tools`` list and
+    ``tool`` results of the held-out tool rows) go in as ids rendered by the model's own chat
+    template, which knows those roles."""
+    ids = []
+    for c in conversations:
+        if all(m["role"] in ("system", "user", "assistant") for m in c):
+            ids.append(llm.engine.add_request(c, params))
+        else:
+            text = llm.tokenizer.tok.apply_chat_template(c, add_generation_prompt=True,
+                                                         tokenize=False)  # fmt: skip
+            prompt = llm.tokenizer.encode(text)
+            ids.append(llm.engine.add_request(None, params, prompt_ids=prompt))
+    done: dict = {}
+    while len(done) < len(ids):
+        for r in llm.engine.step().finished:
+            done[r.request_id] = r
+    return [done[i] for i in ids]
 
 
 def examples(model_path: str, mode: str = "cache", threshold: float = 0.9) -> list[list[dict]]:
@@ -180,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(a.threads)
         write_readme(Path(a.model), res, examples(a.model))
     summary = {m: round(r["accuracy"], 4) for m, r in res["modes"].items()}
-    print(json.dumps({"items": res["items"], "accuracy": summary}))
+    groups = {m: r["groups"] for m, r in res["modes"].items()}
+    print(json.dumps({"items": res["items"], "accuracy": summary, "groups": groups}))
     return 0
 
 

@@ -68,12 +68,20 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         f"({tr['sequences_seen']:,} sequences), stopped by {tr['stopped_by']}.",
         f"- Final loss (mean of the last 50 steps, masked-token cross-entropy): "
         f"{tr['final_loss']}.",
-        f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine (corpus, tokenizer, "
-        f"compilation and training); {_minutes(tr['dedicated_time_s'])} of its {tr['threads']} "
-        "cores in the training process (CPU time / threads).",
+        f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine"
+        + (f" ({tr['cpu']}; shared with other work)" if tr.get("cpu") else "")
+        + f" (corpus, tokenizer, compilation and training); {_minutes(tr['dedicated_time_s'])} "
+        f"of its {tr['threads']} cores in the training process (CPU time / threads).",
+        f"- Dtype: {'bf16 autocast' if tr.get('bf16', True) else 'fp32'}"
+        + (f", chosen by measuring the CPU: {tr['bf16_reason']}." if tr.get("bf16_reason")
+           else "."),
+        *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model before the tool "
+           "skills; the tool tokens appended to its vocabulary), on a mix of its own corpus "
+           f"({cfg.get('old_dialogs') or 'all'} dialogs) and {cfg.get('tool_dialogs')} tool "
+           "and refusal rows (`training/skills_tools.py`)."] if tr.get("warm_start") else []),
         f"- Objective: masked diffusion on the reply block, masking ratio t ~ U({cfg['t_min']}, 1) "
         "per dialog, loss on masked reply positions; AdamW, lr "
-        f"{cfg['lr']} with warm-up and cosine decay, bf16 autocast"
+        f"{cfg['lr']} with warm-up and cosine decay"
         + (
             f", random dialogs packed into rows of {cfg['pack_len']} tokens (each attends only "
             "to itself)"
@@ -105,6 +113,16 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
             f"| {r['ms_per_reply']} |"
         )
     first = next(iter(eval_result["modes"].values()))
+    if first.get("groups"):
+        lines += [
+            "",
+            "By group (" + next(iter(eval_result["modes"])) + "): "
+            + ", ".join(f"{k} {v:.1%} of {first['group_items'][k]}"
+                        for k, v in first["groups"].items())
+            + " (old_skills: the held-out rows of the skills before the tools, scored as "
+            "before; tools_call: the right tool call; tools_reply: the reply to a tool result; "
+            "refusal: new off-domain wordings; voice: old questions with the tools on offer).",
+        ]
     lines += [
         "",
         "By kind of held-out item ("

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -49,6 +50,31 @@ def well_formed(reply: str) -> bool:
     return not any(a == b and len(a) > 1 for a, b in zip(words, words[1:], strict=False))
 
 
+def is_call_item(d: Dialog) -> bool:
+    """Whether the expected reply is a tool call (its answer is the JSON list of calls)."""
+    return bool(d.answers) and d.answers[0].startswith("[{")
+
+
+def _norm_call(c: dict) -> tuple:
+    args = c.get("arguments", {})
+    norm = {k: str(v).strip().strip(".,!?").lower() for k, v in args.items()}
+    return (c.get("name"), tuple(sorted(norm.items())))
+
+
+def call_right(reply: str, answers: Sequence[str]) -> tuple[bool, bool]:
+    """(right, well-formed) for a tool-call reply: well-formed when it is nothing but
+    ``<tool_call>`` blocks of valid JSON; right when the calls match the expected ones (names,
+    argument keys and values, case and end punctuation aside)."""
+    from training.skills_tools import json_call
+
+    try:
+        got = json_call(reply)
+    except ValueError:  # includes json.JSONDecodeError
+        return False, False
+    want = json.loads(answers[0])
+    return [_norm_call(c) for c in got] == [_norm_call(c) for c in want], bool(got)
+
+
 def score(items: Sequence[Dialog], replies: Sequence[str]) -> dict:
     """Share of replies that are right and well-formed, overall and by split kind and skill."""
     ok_all = []
@@ -56,7 +82,10 @@ def score(items: Sequence[Dialog], replies: Sequence[str]) -> dict:
     by_skill: dict[str, list[bool]] = defaultdict(list)
     right = formed = 0
     for d, r in zip(items, replies, strict=True):
-        a, f = contains_answer(r, d.answers), well_formed(r)
+        if is_call_item(d):
+            a, f = call_right(r, d.answers)
+        else:
+            a, f = contains_answer(r, d.answers), well_formed(r)
         right += a
         formed += f
         ok = a and f

@@ -20,10 +20,40 @@ ASSISTANT = "<|assistant|>"
 SYSTEM = "<|system|>"
 PAD = "<|pad|>"
 SPECIAL_TOKENS = (EOS, MASK, USER, ASSISTANT, SYSTEM, PAD)  # ids 0..5 in this order
+TOOLS = "<|tools|>"  # the tools on offer, by name: "<|tools|>clock, timer, calculator"
+TOOL = "<|tool|>"  # a tool's result, sent back to the model
+TOOL_SPECIAL = (TOOLS, TOOL)  # after the BPE vocabulary
 
+# A call is written ``<tool_call>{"name": "NAME", "arguments": {...}}</tool_call>`` (Hermes/Qwen
+# style). The skeleton of each built-in tool's call, its argument keys and the closing are one
+# token each, so a call costs a few tokens plus the argument values copied from the question.
+# Plain (not special) added tokens: decoding keeps them, so the engine parses the text.
+TOOL_PIECES = (
+    "<tool_call>", "</tool_call>",
+    '<tool_call>{"name": "clock", "arguments": {"what": "',
+    '<tool_call>{"name": "timer", "arguments": {"action": "',
+    '<tool_call>{"name": "calculator", "arguments": {"expression": "',
+    '<tool_call>{"name": "units", "arguments": {"value": "',
+    '<tool_call>{"name": "spell", "arguments": {"word": "',
+    '", "date": "', '", "duration": "', '", "label": "', '", "from": "', '", "to": "',
+    '"}}</tool_call>',
+)  # fmt: skip
+
+# Compact on purpose (the prompt is one block of a few hundred tokens at most): the tools are
+# listed by name only, an assistant's calls follow its text, a tool result is a ``tool`` turn.
 CHAT_TEMPLATE = (
-    "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}"
-    "{% if m['role'] == 'assistant' %}<|endoftext|>{% endif %}{% endfor %}"
+    "{% if tools %}<|tools|>{% for t in tools %}"
+    "{% set f = t['function'] if t['function'] is defined else t %}{{ f['name'] }}"
+    "{% if not loop.last %}, {% endif %}{% endfor %}{% endif %}"
+    "{% for m in messages %}{% if m['role'] == 'tool' %}<|tool|>{% else %}<|{{ m['role'] }}|>"
+    "{% endif %}{% if m['content'] is string %}{{ m['content'] }}{% endif %}"
+    "{% if m['role'] == 'assistant' %}"
+    "{% if m['tool_calls'] is defined and m['tool_calls'] %}{% for c in m['tool_calls'] %}"
+    "{% set f = c['function'] if c['function'] is defined else c %}"
+    '<tool_call>{"name": "{{ f[\'name\'] }}", "arguments": '
+    "{% if f['arguments'] is string %}{{ f['arguments'] }}{% else %}{{ f['arguments'] | tojson }}"
+    "{% endif %}}</tool_call>{% endfor %}{% endif %}"
+    "<|endoftext|>{% endif %}{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
 
@@ -44,6 +74,17 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int = 2048) -> Tokenizer:
     for i, t in enumerate(SPECIAL_TOKENS):
         if tok.token_to_id(t) != i:
             raise RuntimeError(f"special token {t} got id {tok.token_to_id(t)}, expected {i}")
+    return add_tool_tokens(tok)
+
+
+def add_tool_tokens(tok: Tokenizer) -> Tokenizer:
+    """Add the tool-calling tokens after the vocabulary (a no-op for those already there).
+
+    Appending keeps every existing id, so a model trained with the older vocabulary can be
+    warm-started: only the new rows of its embedding need values.
+    """
+    tok.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in TOOL_SPECIAL])
+    tok.add_tokens([AddedToken(t, special=False, normalized=False) for t in TOOL_PIECES])
     return tok
 
 
@@ -56,7 +97,7 @@ def tokenizer_config(model_max_length: int = 512) -> dict:
         "pad_token": PAD,
         "mask_token": MASK,
         "unk_token": None,
-        "additional_special_tokens": [USER, ASSISTANT, SYSTEM],
+        "additional_special_tokens": [USER, ASSISTANT, SYSTEM, TOOLS, TOOL],
         "add_bos_token": False,
         "add_eos_token": False,
         "clean_up_tokenization_spaces": False,
@@ -78,12 +119,27 @@ def save_tokenizer(tok: Tokenizer, out_dir: str | Path) -> None:
     (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2) + "\n")
 
 
-def render_chat(messages: list[dict[str, str]], add_generation_prompt: bool) -> str:
+def tool_call_text(name: str, arguments: dict | str) -> str:
+    """One call as the model writes it (arguments as ``json.dumps`` / jinja ``tojson`` print)."""
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    return f'<tool_call>{{"name": "{name}", "arguments": {args}}}</tool_call>'
+
+
+def render_chat(
+    messages: list[dict], add_generation_prompt: bool, tools: list[dict] | None = None
+) -> str:
     """The chat template in plain Python (same output as the jinja one; used in training)."""
     parts = []
+    if tools:
+        names = [t.get("function", t)["name"] for t in tools]
+        parts.append(TOOLS + ", ".join(names))
     for m in messages:
-        parts.append(f"<|{m['role']}|>{m['content']}")
+        content = m.get("content")
+        parts.append(f"<|{m['role']}|>{content if isinstance(content, str) else ''}")
         if m["role"] == "assistant":
+            for c in m.get("tool_calls") or ():
+                f = c.get("function", c)
+                parts.append(tool_call_text(f["name"], f["arguments"]))
             parts.append(EOS)
     if add_generation_prompt:
         parts.append(ASSISTANT)

@@ -32,10 +32,10 @@ from tqdm import tqdm
 
 from engine.checkpoint import save_pretrained
 from engine.model import DiffusionLM, ModelConfig
-from training.corpus import build_corpus, texts_for_tokenizer, write_jsonl
+from training.corpus import build_corpus, build_tool_corpus, texts_for_tokenizer, write_jsonl
 from training.data import batch_iter, collate, collate_packed, encode_dialogs
 from training.plot import plot_loss
-from training.tokenizer import EOS, MASK, save_tokenizer, train_tokenizer
+from training.tokenizer import EOS, MASK, add_tool_tokens, save_tokenizer, train_tokenizer
 
 
 @dataclass
@@ -68,7 +68,16 @@ class TrainConfig:
     t_min: float = 0.02
     # Pack random dialogs into rows of this many tokens (0: batch by similar prompt length).
     pack_len: int = 0
-    bf16: bool = True
+    # bf16 autocast: true, false, or "auto" — on only where the CPU computes bf16 fast (AMX or
+    # AVX512-BF16). Elsewhere (AVX2-only CPUs) bf16 matmuls run ~30x slower than fp32.
+    bf16: bool | str = "auto"
+    # Warm start: begin from this model folder's weights and tokenizer (the tool tokens are
+    # appended to its vocabulary; their embeddings start as the mean of their pieces').
+    init_from: str = ""
+    # Tool skills (training.skills_tools): this many tool/refusal rows, mixed with
+    # ``old_dialogs`` dialogs of the corpus above (0 = no tool skills; 0 old = all of them).
+    tool_dialogs: int = 0
+    old_dialogs: int = 0
     compile: bool = True  # torch.compile the training forward/backward (fuses elementwise ops)
     threads: int = 0  # torch threads; 0 = torch's default
     # Time budgets in minutes (0 = none). The learning-rate schedule follows whichever of
@@ -93,6 +102,8 @@ class TrainConfig:
             raise ValueError("t_min must be in (0, 1)")
         if self.steps < 1 or self.batch_size < 1:
             raise ValueError("steps and batch_size must be positive")
+        if self.bf16 not in (True, False, "auto"):
+            raise ValueError(f"bf16 must be true, false or \"auto\", got {self.bf16!r}")
 
     @classmethod
     def from_toml(cls, path: str | os.PathLike, sets: list[str] | None = None) -> TrainConfig:
@@ -143,6 +154,52 @@ def load_config(path: str | os.PathLike | None = None, **overrides: object) -> T
             where = f" in {path}" if path is not None else ""
             raise ValueError(f"unknown training config key {key!r}{where}")
     return TrainConfig(**values)  # type: ignore[arg-type]
+
+
+def cpu_kind() -> str:
+    """The CPU's model name and the vector extension torch uses on it."""
+    name = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    name = name or (os.uname().machine if hasattr(os, "uname") else "unknown CPU")
+    return f"{name}, {os.cpu_count()} cores, {torch.backends.cpu.get_cpu_capability()}"
+
+
+def bf16_is_fast(size: int = 256) -> tuple[bool, str]:
+    """Whether bf16 matmuls beat fp32 on this CPU, measured: (answer, how it was decided)."""
+    cap = torch.backends.cpu.get_cpu_capability()
+    a32 = torch.randn(size, size)
+    b32 = torch.randn(size, size)
+    a16, b16 = a32.bfloat16(), b32.bfloat16()
+
+    def best(a, b) -> float:
+        times = []
+        for _ in range(5):
+            t = time.perf_counter()
+            for _ in range(4):
+                a @ b
+            times.append(time.perf_counter() - t)
+        return min(times) / 4
+
+    best(a32, b32), best(a16, b16)  # warm up
+    t32, t16 = best(a32, b32), best(a16, b16)
+    fast = t16 < 0.9 * t32
+    why = (f"{size}x{size} matmul: fp32 {1e3 * t32:.2f} ms, bf16 {1e3 * t16:.2f} ms "
+           f"(torch CPU capability {cap})")  # fmt: skip
+    return fast, why
+
+
+def resolve_bf16(setting: bool | str) -> tuple[bool, str]:
+    """The bf16 setting to train with, and why."""
+    if setting == "auto":
+        fast, why = bf16_is_fast()
+        return fast, f"auto: {'bf16' if fast else 'fp32'} ({why})"
+    return bool(setting), "set in the config"
 
 
 def init_weights(model: DiffusionLM, num_layers: int) -> None:
@@ -217,9 +274,39 @@ def _tokenizer(cfg: TrainConfig, corpus, run: Path) -> Tokenizer:
     path = run / "tokenizer" / "tokenizer.json"
     if path.exists():  # resuming: the ids the checkpoint was trained with
         return Tokenizer.from_file(str(path))
-    tok = train_tokenizer(texts_for_tokenizer(corpus), cfg.vocab_size)
+    if cfg.init_from:  # warm start: the model's own vocabulary, plus the tool tokens
+        tok = add_tool_tokens(Tokenizer.from_file(str(Path(cfg.init_from) / "tokenizer.json")))
+    else:
+        tok = train_tokenizer(texts_for_tokenizer(corpus), cfg.vocab_size)
     save_tokenizer(tok, run / "tokenizer")
     return tok
+
+
+def warm_start(model: DiffusionLM, cfg: TrainConfig, tok: Tokenizer) -> int:
+    """Load ``cfg.init_from``'s weights into ``model``; rows for tokens the old vocabulary
+    lacked start as the mean embedding of the pieces the old tokenizer cut them into.
+    Returns how many rows were new."""
+    from engine.checkpoint import load_model
+
+    old, folder = load_model(cfg.init_from, dtype=torch.float32)
+    old_tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    state = {k: v.clone() for k, v in old.state_dict().items()}
+    emb_name = "model.embed_tokens.weight"
+    old_emb = state[emb_name]
+    n_old, d = old_emb.shape
+    n_new = tok.get_vocab_size()
+    if n_new < n_old or old_emb.shape[1] != cfg.hidden_size:
+        raise ValueError(f"{cfg.init_from} does not fit this config ({tuple(old_emb.shape)})")
+    emb = torch.empty(n_new, d)
+    emb[:n_old] = old_emb
+    for i in range(n_old, n_new):
+        text = tok.id_to_token(i)
+        pieces = [j for j in old_tok.encode(text).ids if j < n_old] or list(range(6, n_old))
+        emb[i] = old_emb[pieces].mean(0)
+    state[emb_name] = emb
+    state.pop("lm_head.weight", None)
+    model.load_state_dict(state, strict=False)
+    return n_new - n_old
 
 
 def _save_checkpoint(path: Path, model, opt, step: int, history: list, clock: Clock) -> None:
@@ -249,14 +336,29 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2) + "\n")
 
+    bf16, bf16_why = resolve_bf16(cfg.bf16)
+    if not quiet:
+        print(f"bf16 autocast {'on' if bf16 else 'off'}: {bf16_why}", file=sys.stderr)
     corpus = build_corpus(cfg.seed, cfg.corpus_size)
+    if cfg.tool_dialogs:
+        corpus = build_tool_corpus(cfg.seed, corpus, cfg.tool_dialogs,
+                                   cfg.old_dialogs or len(corpus.train))  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
-    data = encode_dialogs(corpus.train, tok, cfg.block_size)
+    data, dropped = encode_dialogs(corpus.train, tok, cfg.block_size, skip_long=True,
+                                   max_prompt=cfg.pack_len - cfg.block_size if cfg.pack_len
+                                   else 256)  # fmt: skip
+    if dropped and not quiet:
+        print(f"{dropped} training dialogs too long for one reply block: left out",
+              file=sys.stderr)  # fmt: skip
+    corpus = _fit_heldout(corpus, tok, cfg)
     if len(data) < cfg.batch_size:
         raise ValueError(f"corpus_size {cfg.corpus_size} is smaller than one batch")
 
     model = DiffusionLM(cfg.model_config(tok))
     init_weights(model, cfg.num_layers)
+    new_rows = warm_start(model, cfg, tok) if cfg.init_from else 0
+    if new_rows and not quiet:
+        print(f"warm start from {cfg.init_from} ({new_rows} new token rows)", file=sys.stderr)
     opt = make_optimizer(model, cfg)
     step, history = 0, []
     ckpt = run / "ckpt.pt"
@@ -289,7 +391,7 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
         lr = lr_at(step, cfg, prog)
         for g in opt.param_groups:
             g["lr"] = lr
-        loss = masked_loss(fwd, batch, cfg.bf16)
+        loss = masked_loss(fwd, batch, bf16)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
@@ -334,12 +436,23 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
         "corpus_dialogs": len(corpus.train),
         "heldout_dialogs": len(corpus.heldout),
         "threads": torch.get_num_threads(),
+        "cpu": cpu_kind(),
+        "bf16": bf16,
+        "bf16_reason": bf16_why,
+        "warm_start": cfg.init_from or None,
         "config": dataclasses.asdict(cfg),
     }
     write_model_folder(model, tok, cfg, out, history, summary)
     write_jsonl(corpus.heldout, out / "heldout.jsonl")
     (run / "training.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _fit_heldout(corpus, tok: Tokenizer, cfg: TrainConfig):
+    """Drop held-out tool rows whose reply cannot fit one block (old rows always fit)."""
+    _, keep = encode_dialogs(corpus.heldout, tok, cfg.block_size, skip_long=True, max_prompt=512,
+                             return_kept=True)  # fmt: skip
+    return dataclasses.replace(corpus, heldout=[corpus.heldout[i] for i in keep])
 
 
 def write_model_folder(model, tok, cfg: TrainConfig, out: Path, history, summary) -> None:

@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 
@@ -81,6 +82,9 @@ def cmd_run(args) -> int:
         if args.json:
             print(json.dumps(rec.to_json()), flush=True)
             return
+        if rec.announcement:  # a timer or reminder: the assistant speaks up by itself
+            print(f"assistant: {rec.reply}  [timer]", flush=True)
+            return
         print(f"you:       {rec.transcript}")
         if rec.error:
             print(f"error:     {rec.error}")
@@ -126,102 +130,103 @@ def cmd_profile(args) -> int:
 
 # --- chat -----------------------------------------------------------------------------------
 def cmd_chat(args) -> int:
+    import threading
+
+    from voice.llm import LLMError, LocalLLM, RemoteLLM
+    from voice.tools import Toolbox, answer, tools_supported
+
     cfg = _load(args)
-    llm = _chat_backend(cfg)
+    s = cfg.assistant
+    if s.llm_url:  # replies from an OpenAI-compatible endpoint: no local model is loaded
+        llm = RemoteLLM(s.llm_url, s.llm_model, s.llm_api_key, cfg.sampling)
+    else:
+        _progress(f"Loading diffusion LM {cfg.engine.model} ...")
+        llm = LocalLLM.load(cfg.engine, cfg.sampling)
+    printing = threading.Lock()
+    interactive = sys.stdin.isatty()
+
+    def out(line: str) -> None:
+        with printing:
+            print(line, flush=True)
+
+    def on_timer(timer, sentence: str) -> None:  # a timer thread: the assistant speaks up
+        if args.json:
+            out(json.dumps({"event": "timer.fired", "text": sentence, "label": timer.label,
+                            "reminder": timer.reminder, "seconds": timer.seconds}))  # fmt: skip
+        else:
+            out(("\nassistant> " if interactive else "") + sentence)
+
+    use_tools = cfg.assistant.tools and not args.no_tools and tools_supported(llm)
+    toolbox = Toolbox(on_timer) if use_tools else None
     history: list[dict] = []
     system = (
         [{"role": "system", "content": cfg.assistant.system_prompt}]
         if cfg.assistant.system_prompt
         else []
     )
-    interactive = sys.stdin.isatty()
-    while True:
-        if interactive:
-            try:
-                line = input("you> ")
-            except EOFError:
-                break
-        else:
-            line = sys.stdin.readline()
+    try:
+        while True:
+            if interactive:
+                try:
+                    line = input("you> ")
+                except EOFError:
+                    break
+            else:
+                line = sys.stdin.readline()
+                if not line:
+                    break
+            line = line.strip()
             if not line:
-                break
-        line = line.strip()
-        if not line:
-            continue
-        if line in ("/reset", "reset"):
-            history.clear()
-            continue
-        msgs = system + history + [{"role": "user", "content": line}]
-        r = llm.chat(msgs, cfg.sampling)
-        if r.finish_reason == "error":
-            raise UserError(f"generation failed: {r.error}")
-        history += [{"role": "user", "content": line}, {"role": "assistant", "content": r.text}]
-        # Keep the context from growing without bound: the engine drops the oldest turns too.
-        history = history[-2 * 8 :]
-        if args.json:
-            print(
-                json.dumps(
-                    {
-                        "reply": r.text,
-                        "finish_reason": r.finish_reason,
-                        "nfe": r.nfe,
-                        "tokens": r.num_tokens,
-                        "tokens_per_forward": round(r.tokens_per_forward or 0.0, 2),
-                        "time_to_first_text_ms": None
-                        if r.time_to_first_text_s is None
-                        else round(r.time_to_first_text_s * 1000, 1),
-                        "total_ms": round(r.total_s * 1000, 1),
-                        "truncated_turns": r.truncated_turns,
-                    }
-                ),
-                flush=True,
-            )
-        else:
-            print(("assistant> " if interactive else "") + r.text, flush=True)
+                continue
+            if line in ("/reset", "reset"):
+                history.clear()
+                if toolbox is not None:
+                    toolbox.calculator.last = None  # "that" refers to nothing any more
+                continue
+            msgs = system + history + [{"role": "user", "content": line}]
+            t0 = time.perf_counter()
+            first: list[float] = []
+
+            def on_text(_t: str, first=first) -> None:
+                if not first:
+                    first.append(time.perf_counter())
+
+            try:
+                a = answer(llm, msgs, toolbox, on_text)
+            except LLMError as e:
+                raise UserError(f"generation failed: {e}") from None
+            total = time.perf_counter() - t0
+            history += [{"role": "user", "content": line}, *a.messages,
+                        {"role": "assistant", "content": a.text}]  # fmt: skip
+            # Keep the context from growing without bound (the last eight exchanges); the
+            # engine drops the oldest turns too.
+            starts = [k for k, m in enumerate(history) if m["role"] == "user"]
+            if len(starts) > 8:
+                history = history[starts[-8] :]
+            if args.json:
+                st = a.stats
+                rec = {
+                    "reply": a.text,
+                    "finish_reason": a.finish_reason,
+                    "nfe": st.get("nfe"),
+                    "tokens": st.get("tokens"),
+                    "tokens_per_forward": st.get("tokens_per_forward"),
+                    "time_to_first_text_ms": round(1000 * (first[0] - t0), 1) if first else None,
+                    "total_ms": round(1000 * total, 1),
+                    "truncated_turns": st.get("truncated_turns", 0),
+                    "tools": [r.to_json() for r in a.tools],
+                    "tool_ms": round(a.tool_ms, 1),
+                }
+                out(json.dumps(rec))
+            else:
+                for r in a.tools if args.show_tools else ():
+                    out(f"  [{r.name} {json.dumps(r.arguments)} → {r.result}]")
+                out(("assistant> " if interactive else "") + a.text)
+    finally:
+        if toolbox is not None:
+            toolbox.close()
+        llm.close()
     return 0
-
-
-class _RemoteChat:
-    """``chat`` against ``assistant.llm_url``: the same replies the voice pipeline would get."""
-
-    def __init__(self, cfg) -> None:
-        from voice.llm import RemoteLLM
-
-        s = cfg.assistant
-        self.remote = RemoteLLM(s.llm_url, s.llm_model, s.llm_api_key, cfg.sampling)
-
-    def chat(self, messages: list[dict], params):
-        import time
-        from types import SimpleNamespace
-
-        from voice.llm import LLMError
-
-        t0 = time.perf_counter()
-        first: list[float] = []
-
-        def on_text(_: str) -> None:
-            if not first:
-                first.append(time.perf_counter())
-
-        try:
-            reply = self.remote.stream(messages, on_text)
-        except LLMError as e:
-            return SimpleNamespace(finish_reason="error", error=str(e))
-        return SimpleNamespace(
-            text=reply.text, finish_reason=reply.finish_reason, error=None, nfe=None,
-            num_tokens=None, tokens_per_forward=0.0,
-            time_to_first_text_s=(first[0] - t0) if first else None,
-            total_s=time.perf_counter() - t0, truncated_turns=0,
-        )
-
-
-def _chat_backend(cfg):
-    if cfg.assistant.llm_url:
-        return _RemoteChat(cfg)
-    from engine import LLM, Engine
-
-    _progress(f"Loading diffusion LM {cfg.engine.model} ...")
-    return LLM(Engine.load(cfg.engine))
 
 
 # --- api / serve / bench / train / eval -------------------------------------------------------
@@ -317,6 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="one JSON object per reply")
     c.add_argument("--llm-url", default=None,
                    help="use an OpenAI-compatible endpoint for replies instead of the engine")
+    c.add_argument("--no-tools", action="store_true", help="without the built-in tools")
+    c.add_argument("--show-tools", action="store_true", help="print each tool call and result")
 
     a = sub.add_parser("api", help="OpenAI-compatible HTTP API (text only, no speech models)")
     _common(a)

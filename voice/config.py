@@ -131,6 +131,7 @@ class AssistantConfig:
     llm_model: str = ""  # model name sent to llm_url
     llm_api_key: str = ""
     speculative: bool = True  # start ASR + LLM at a pause, before the turn ends
+    tools: bool = True  # built-in tools (clock, timers, calculator, units, spelling)
 
     def __post_init__(self) -> None:
         if self.history_tokens < 32:

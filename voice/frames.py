@@ -60,6 +60,28 @@ class TurnMetricsFrame(Frame):
 
 
 @dataclass(frozen=True)
+class ToolCallFrame(Frame):
+    """A built-in tool the assistant used for this turn, with what it answered."""
+
+    name: str = ""
+    arguments: dict = field(default_factory=dict)
+    result: str = ""
+    ok: bool = True
+    ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class TimerFiredFrame(Frame):
+    """A timer or reminder is due: the assistant speaks up unprompted (``text``), in its own
+    turn; its audio follows as TtsAudioFrames of that turn."""
+
+    text: str = ""
+    label: str = ""
+    reminder: bool = False
+    seconds: int = 0
+
+
+@dataclass(frozen=True)
 class ErrorFrame(Frame):
     message: str = ""
 

@@ -44,12 +44,15 @@ from voice.frames import (
     ReplyTextFrame,
     SpeechStartedFrame,
     SpeechStoppedFrame,
+    TimerFiredFrame,
+    ToolCallFrame,
     TranscriptFrame,
     TtsAudioFrame,
     TurnMetricsFrame,
 )
 from voice.llm import LLMError, LocalLLM, RemoteLLM
 from voice.scheduler import Scheduler
+from voice.tools import Toolbox, answer, tool_messages, tools_supported
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused, SpeechResumed, SpeechStarted, TurnDetector
 
@@ -86,6 +89,7 @@ class TurnRecord:
     taken_back: bool = False  # a false start: the user went on; the whole utterance goes on
     endpoint: str = "silence"  # what ended the turn: "silence", or a "complete" transcript
     error: str | None = None
+    announcement: bool = False  # spoken unprompted (a timer or reminder), not an answer
 
     @property
     def latency_ms(self) -> dict[str, float]:
@@ -108,6 +112,10 @@ class TurnRecord:
             "endpoint": self.endpoint,
             "llm": self.stats,
         }
+        if self.stats.get("tools"):
+            d["tools"] = self.stats["tools"]
+        if self.announcement:
+            d["announcement"] = True
         if self.interrupted:
             d["interrupted"] = True
             d["spoken"] = self.spoken
@@ -318,6 +326,9 @@ class Pipeline:
         self._echo = EchoSuppressor(SAMPLE_RATE, margin_db=v.echo_margin_db)
         self._played: list[tuple[int, np.ndarray]] = []  # (stream offset, 16 kHz) reference
         self._fed = 0  # samples of microphone audio fed
+        # Built-in tools (voice.tools): made on the conversation's loop, closed with it.
+        self.tools: Toolbox | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -338,6 +349,7 @@ class Pipeline:
         self._smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
         # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
         self.detector.set_end_ms(v.incomplete_ms if self._smart else v.end_ms)
+        self._ensure_tools()
         if self._lag_task is None:
             self._lag_task = asyncio.create_task(self._monitor_lag(), name="loop-lag")
 
@@ -373,6 +385,8 @@ class Pipeline:
     async def close(self) -> None:
         """Cancel everything this conversation started; nothing is left running."""
         self._closed = True
+        if self.tools is not None:
+            self.tools.close()  # the conversation's timers end with it
         self._cancel_spec()
         if self._turn is not None and self._turn.answering():
             await self._interrupt()
@@ -394,12 +408,57 @@ class Pipeline:
     async def ask(self, text: str) -> None:
         """A typed question: a new turn answered like a spoken one, without ASR."""
         await self._interrupt()
+        self._ensure_tools()
         rec = TurnRecord(self._new_id())
         now = self.clock()
         for k in ("audible_end", "speech_end", "turn_detected"):
             rec.stamps[k] = now
         self._begin(Turn(rec, None), None, text)
         await asyncio.sleep(0)  # let the turn start (see _on_event)
+
+    # --- tools and announcements --------------------------------------------------------
+    def _ensure_tools(self) -> None:
+        if self.tools is None and self.cfg.assistant.tools and tools_supported(self.m.llm):
+            self._loop = asyncio.get_running_loop()
+            self.tools = Toolbox(self._timer_fired, self._loop)
+
+    def _timer_fired(self, timer, text: str) -> None:
+        """A timer is due (on the loop): speak up once the current answer is done."""
+        if not self._closed:
+            asyncio.ensure_future(self.announce(text, timer))
+
+    async def announce(self, text: str, timer=None) -> None:
+        """Speak ``text`` unprompted, in a turn of its own, after any answer in progress
+        (a barge-in stops it like any reply)."""
+        while self._turn is not None and self._turn.answering():
+            await asyncio.gather(self._turn.task, return_exceptions=True)
+        if self._closed:
+            return
+        rec = TurnRecord(self._new_id(), reply=text, announcement=True)
+        rec.stamps["audible_end"] = rec.stamps["speech_end"] = self.clock()
+        turn = Turn(rec, None)
+        self._turn = turn
+        self.emit(TimerFiredFrame(rec.turn, text, getattr(timer, "label", ""),
+                                  getattr(timer, "reminder", False),
+                                  getattr(timer, "seconds", 0)))  # fmt: skip
+        self.emit(ReplyTextFrame(rec.turn, text, True))
+        turn.task = asyncio.create_task(self._speak_announcement(turn), name=f"timer-{rec.turn}")
+        await asyncio.gather(turn.task, return_exceptions=True)
+
+    async def _speak_announcement(self, turn: Turn) -> None:
+        rec = turn.record
+        try:
+            chunks = await self._synth(rec.reply)
+            rec.stamps["first_tts_audio"] = self.clock()
+            await self._play(turn, chunks, rec.reply)
+            rec.spoken = rec.reply
+            rec.stats["announcement"] = True
+        except Exception as e:  # TTS failure: an error event; the conversation goes on
+            rec.error = f"{type(e).__name__}: {e}"
+            self.emit(ErrorFrame(rec.turn, rec.error))
+        finally:
+            if not rec.interrupted:
+                self._publish(turn)
 
     # --- turn detection -----------------------------------------------------------------
     def _new_id(self) -> int:
@@ -529,8 +588,9 @@ class Pipeline:
             if self.history[-2:] and self.history[-1] == said:
                 if rec.spoken:
                     self.history[-1] = {"role": "assistant", "content": rec.spoken}
-                else:
-                    del self.history[-2:]
+                else:  # its question, tool calls and answer all go
+                    users = [k for k, m in enumerate(self.history) if m["role"] == "user"]
+                    del self.history[users[-1] if users else len(self.history) - 2 :]
         elif rec.transcript and rec.spoken:
             self._remember(turn, rec.transcript, rec.spoken)
         self.emit(InterruptionFrame(rec.turn, rec.spoken))
@@ -544,7 +604,7 @@ class Pipeline:
         turn.closed = True
         rec = turn.record
         rec.stats["loop_lag_max_ms"] = round(self._lag_max * 1000, 1)
-        if rec.transcript or rec.error:
+        if rec.transcript or rec.error or rec.announcement:
             self.records.append(rec)
             self.emit(TurnMetricsFrame(rec.turn, rec.latency_ms, dict(rec.stats)))
             if self._on_turn is not None:
@@ -559,7 +619,9 @@ class Pipeline:
         hist = list(self.history)
         budget = self.cfg.assistant.history_tokens
         while hist and self.m.llm.count_tokens(system + hist + user) > budget:
-            hist = hist[2:]
+            # drop the oldest exchange: its question, tool calls and results, and answer
+            nxt = next((k for k in range(1, len(hist)) if hist[k]["role"] == "user"), len(hist))
+            hist = hist[nxt:]
         return system + hist + user
 
     async def _transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
@@ -597,8 +659,17 @@ class Pipeline:
         return p
 
     def _stream_llm(self, transcript: str, on_text, rid: str):
-        """Runs in a worker thread: the prompt is built (tokenised) there too."""
-        return self.m.llm.stream(self.messages_for(transcript), on_text, rid)
+        """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
+        tool loop (model → tools → model) runs here and each call is reported as a frame."""
+        loop = self._loop
+        turn = self._last_id + 1 if rid.startswith("spec-") else self._last_id
+
+        def on_tool(run) -> None:
+            if loop is not None:
+                frame = ToolCallFrame(turn, run.name, run.arguments, run.result, run.ok, run.ms)
+                loop.call_soon_threadsafe(self.emit, frame)
+
+        return answer(self.m.llm, self.messages_for(transcript), self.tools, on_text, rid, on_tool)
 
     async def _synth(self, text: str, speculative: bool = False) -> list:
         return await self.jobs.run(_synthesize_all, self.m.tts, text, speculative=speculative)
@@ -642,7 +713,7 @@ class Pipeline:
                 rec.error = "the model gave an empty reply"
                 self.emit(ErrorFrame(rec.turn, rec.error))
             elif not _RESET.match(_norm(rec.transcript)):
-                self._remember(turn, rec.transcript, rec.reply)
+                self._remember(turn, rec.transcript, rec.reply, tool_messages(rec.stats))
         except LLMError as e:
             rec.error = str(e)
             self.emit(ErrorFrame(rec.turn, rec.error))
@@ -653,10 +724,13 @@ class Pipeline:
             if not rec.interrupted:  # an interrupted turn is published by _interrupt
                 self._publish(turn)
 
-    def _remember(self, turn: Turn, user: str, assistant: str) -> None:
+    def _remember(
+        self, turn: Turn, user: str, assistant: str, tools: list[dict] | None = None
+    ) -> None:
         turn.remembered = True
         self.history += [
             {"role": "user", "content": user},
+            *(tools or []),
             {"role": "assistant", "content": assistant},
         ]
 

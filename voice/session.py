@@ -43,6 +43,8 @@ from voice.frames import (
     ReplyTextFrame,
     SpeechStartedFrame,
     SpeechStoppedFrame,
+    TimerFiredFrame,
+    ToolCallFrame,
     TranscriptFrame,
     TurnMetricsFrame,
 )
@@ -72,6 +74,8 @@ SERVER_EVENTS = (
     "reply.interrupted",
     "turn.metrics",
     "conversation.reset",
+    "tool.call",
+    "timer.fired",
     "error",
 )
 AUDIO_ENCODING = "pcm_s16le"
@@ -522,6 +526,13 @@ class Session:
                 "session_audio_s": round(self._audio_s, 3),
             }
             self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=stats)
+        elif isinstance(f, ToolCallFrame):
+            self.send("tool.call", turn=f.turn, name=f.name, arguments=f.arguments,
+                      result=f.result, ok=f.ok, ms=round(f.ms, 2))  # fmt: skip
+        elif isinstance(f, TimerFiredFrame):
+            self._newest = max(self._newest, f.turn)
+            self.send("timer.fired", turn=f.turn, text=f.text, label=f.label,
+                      reminder=f.reminder, seconds=f.seconds)  # fmt: skip
         elif isinstance(f, ErrorFrame):
             self.error("turn_failed", f.message, f.turn)
 

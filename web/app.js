@@ -251,6 +251,28 @@ function onEvent(text) {
     case SERVER.CONVERSATION_RESET:
       activity("conversation reset");
       break;
+    case SERVER.TOOL_CALL: {
+      // A built-in tool the assistant used: shown under the question, before the reply.
+      const r = record(t);
+      (r.tools = r.tools || []).push({ name: ev.name, arguments: ev.arguments, result: ev.result });
+      const v = turnView(t);
+      const note = document.createElement("div");
+      note.className = "tool";
+      note.textContent = `${ev.name}: ${ev.result}`;
+      v.el.insertBefore(note, v.bot);
+      break;
+    }
+    case SERVER.TIMER_FIRED: {
+      // A timer or reminder is due: the assistant speaks up in a turn of its own.
+      const r = record(t);
+      r.timer = { label: ev.label, reminder: ev.reminder };
+      const v = turnView(t);
+      v.user.hidden = true;
+      v.bot.hidden = false;
+      v.bot.classList.add("timer");
+      setText(v.bot, `⏰ ${ev.text}`);
+      break;
+    }
     case SERVER.ERROR:
       state.errors.push(ev);
       if (t !== undefined && state.turns[t]) {

@@ -26,6 +26,8 @@ export const SERVER = Object.freeze({
   REPLY_INTERRUPTED: "reply.interrupted",
   TURN_METRICS: "turn.metrics",
   CONVERSATION_RESET: "conversation.reset",
+  TOOL_CALL: "tool.call",
+  TIMER_FIRED: "timer.fired",
   ERROR: "error",
 });
 

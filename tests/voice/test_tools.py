@@ -1,0 +1,255 @@
+"""The built-in tools: calculator, units, clock, timers, spelling, the toolbox and the tool loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+
+import pytest
+
+from voice.tools import TOOL_NAMES, TOOL_SPECS, Toolbox, answer, tool_messages
+from voice.tools.calculator import Calculator
+from voice.tools.clock import Clock, parse_date
+from voice.tools.spell import spell
+from voice.tools.spoken import int_words, number_words, read_number
+from voice.tools.timers import Timers, parse_duration
+from voice.tools.units import convert
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("seventeen", 17), ("twenty three", 23), ("one hundred and five", 105), ("a hundred", 100),
+     ("two point five", Fraction(5, 2)), ("3 million", 3_000_000), ("minus ten", -10),
+     ("two and a half", Fraction(5, 2)), ("1,000", 1000), ("twelve hundred", 1200)],
+)  # fmt: skip
+def test_spoken_numbers_are_read(text, value):
+    got = read_number(text.split())
+    assert got is not None and got[0] == value and got[1] == len(text.split())
+
+
+def test_numbers_are_said_in_words():
+    assert int_words(391) == "three hundred and ninety one"
+    assert int_words(2_500_000) == "two million five hundred thousand"
+    assert number_words(Fraction(10, 3)) == "about three point three three"
+    assert number_words(Fraction(7, 4)) == "one point seven five"
+
+
+@pytest.mark.parametrize(
+    "expr,said",
+    [
+        ("seventeen times twenty three", "seventeen times twenty three is three hundred and "
+                                         "ninety one"),
+        ("17 x 23", "seventeen times twenty three is three hundred and ninety one"),
+        ("what is 12 plus 30", "twelve plus thirty is forty two"),
+        ("fifteen percent of eighty", "fifteen percent of eighty is twelve"),
+        ("15% of 80", "fifteen percent of eighty is twelve"),
+        ("the square root of eighty one", "the square root of eighty one is nine"),
+        ("root 2", "the square root of two is about one point four one"),
+        ("2^10", "two to the power of ten is one thousand and twenty four"),
+        ("seven squared", "seven squared is forty nine"),
+        ("2.5 + 3.75", "two point five plus three point seven five is six point two five"),
+        ("subtract 3 from 10", "ten minus three is seven"),
+        ("add 4 and 5", "four plus five is nine"),
+        ("(2 + 3) * 4", "(two plus three) times four is twenty"),
+        ("2 + 3 * 4", "two plus three times four is fourteen"),
+        ("10 / 3", "ten divided by three is about three point three three"),
+        ("five divided by zero", "you can't divide by zero"),
+        ("10 to the power of 100", "ten to the power of one hundred is too large a number to "
+                                   "say"),
+    ],
+)  # fmt: skip
+def test_calculator_is_exact_and_says_it(expr, said):
+    assert Calculator().calculate(expr).text == said
+
+
+def test_calculator_follow_ups_use_the_last_result():
+    c = Calculator()
+    assert c.calculate("six plus seven").text.endswith("thirteen")
+    assert c.calculate("multiply that by two").text == "thirteen times two is twenty six"
+    assert c.calculate("add five").text == "twenty six plus five is thirty one"
+    assert c.calculate("divided by 2").text.startswith("thirty one divided by two is fifteen")
+    assert not Calculator().calculate("times two").ok  # nothing to refer to yet
+
+
+def test_calculator_never_evaluates_code_and_bounds_work():
+    c = Calculator()
+    for bad in ("__import__('os').system('true')", "banana split", "9 ** 9 ** 9 ** 9", "",
+                "(" * 400):  # fmt: skip
+        t0 = time.perf_counter()
+        r = c.calculate(bad)
+        assert not r.ok and r.text
+        assert time.perf_counter() - t0 < 1.0
+
+
+def test_units_convert_with_pint():
+    assert convert("five", "kilos", "pounds") == ("five kilograms is about eleven pounds", True)
+    assert convert("twenty", "degrees C", "degrees F")[0] == \
+        "twenty degrees Celsius is sixty eight degrees Fahrenheit"
+    assert convert("three", "hours", "minutes")[0] == \
+        "three hours is one hundred and eighty minutes"
+    assert convert("60", "mph", "km an hour")[0].startswith("sixty miles per hour is about")
+    assert convert("five", "kilos", "miles") == \
+        ("sorry, I can't convert kilograms to miles", False)
+    assert not convert("five", "blorbs", "miles")[1]
+
+
+def test_clock_answers_from_the_given_time():
+    now = datetime(2026, 12, 3, 16, 5, tzinfo=UTC)
+    c = Clock(lambda: now)
+    assert c.ask("time") == ("it's four oh five PM", True)
+    assert c.ask("date") == ("today is Thursday, December third, twenty twenty six", True)
+    assert c.ask("day") == ("today is Thursday", True)
+    assert c.ask("until", "christmas") == ("Christmas is in twenty two days", True)
+    assert c.ask("until", "new year's eve")[0] == "New Year's Eve is in twenty eight days"
+    assert c.ask("until", "march third")[0] == "March third is in ninety days"
+    assert c.ask("zone")[0] == "the time zone here is Coordinated Universal Time"
+    assert not c.ask("until", "my birthday")[1]
+    assert parse_date("the 4th of july", now.date())[1].isoformat() == "2027-07-04"
+
+
+@pytest.mark.parametrize(
+    "text,secs",
+    [("five minutes", 300), ("an hour and a half", 5400), ("2 minutes 30 seconds", 150),
+     ("half an hour", 1800), ("a quarter of an hour", 900), ("1:30", 90), ("a minute", 60),
+     ("banana", None)],
+)  # fmt: skip
+def test_durations(text, secs):
+    assert parse_duration(text) == secs
+
+
+def test_timers_set_list_cancel_left_with_a_fake_clock():
+    now = [1000.0]
+    fired = []
+    t = Timers(lambda timer, text: fired.append(text), clock=lambda: now[0])
+    assert t.call("set", "five minutes", "pasta") == ("pasta timer set for five minutes", True)
+    assert t.call("remind", "ten minutes", "call mom") == \
+        ("I'll remind you to call mom in ten minutes", True)
+    now[0] += 60
+    assert t.call("list")[0] == ("you have two timers, pasta with four minutes left, and call "
+                                 "mom with nine minutes left")  # fmt: skip
+    assert t.call("left", label="pasta")[0] == "four minutes left on the pasta timer"
+    assert t.call("cancel", label="pasta") == ("the pasta timer is cancelled", True)
+    assert t.call("cancel", label="eggs") == ("there's no eggs timer", False)
+    assert t.call("cancel", label="all") == ("cancelled one timer", True)
+    assert t.call("list")[0] == "you have no timers"
+    assert not t.call("set", "three days")[1]
+    t.close()
+    assert fired == []
+
+
+def test_a_timer_fires_on_the_loop_and_closing_cancels_the_rest():
+    async def main():
+        fired = []
+        loop = asyncio.get_running_loop()
+        t = Timers(lambda timer, text: fired.append(text), loop)
+        done = await asyncio.to_thread(t.call, "set", "1 second", "tea")  # from a worker thread
+        assert done[1]
+        t.call("set", "one minute")
+        await asyncio.sleep(1.5)
+        assert fired == ["Your tea timer is done."]
+        t.close()
+        assert t.active() == []
+        return fired
+
+    assert asyncio.run(main()) == ["Your tea timer is done."]
+
+
+def test_a_timer_fires_on_a_thread_without_a_loop():
+    got = threading.Event()
+    t = Timers(lambda timer, text: got.set())
+    t.call("remind", "1 second", "stretch")
+    assert got.wait(3)
+    t.close()
+
+
+def test_spelling():
+    assert spell("necessary") == ("necessary is spelled N, E, C, E, S, S, A, R, Y", True)
+    assert spell("ice cream")[0] == "ice cream is spelled I, C, E, space, C, R, E, A, M"
+    assert not spell("123")[1]
+
+
+def test_toolbox_runs_calls_and_reports_bad_ones():
+    box = Toolbox()
+    r = box.run("calculator", json.dumps({"expression": "6 * 7"}), "c1")
+    assert r.ok and r.result == "six times seven is forty two" and r.ms >= 0
+    assert not box.run("rm", {"path": "/"}).ok
+    assert not box.run("calculator", "{not json").ok
+    assert box.run("units", {"value": 1, "from": "mile", "to": "km"}).ok
+    assert [s["function"]["name"] for s in TOOL_SPECS] == list(TOOL_NAMES)
+    box.close()
+
+
+class ScriptedLLM:
+    """Replies from a script, recording the conversations it was given (the loop's contract
+    with voice.llm: stream(messages, on_text, rid, tools=...) → Reply)."""
+
+    def __init__(self, replies):
+        from voice.llm import Reply
+
+        self.Reply = Reply
+        self.replies = list(replies)
+        self.seen = []
+
+    def stream(self, messages, on_text, request_id=None, *, tools=None, **kw):
+        self.seen.append((messages, tools))
+        text, calls = self.replies.pop(0)
+        if text:
+            on_text(text)
+        reason = "tool_calls" if calls else "stop"
+        tc = [{"id": f"c{i}", "type": "function",
+               "function": {"name": n, "arguments": json.dumps(a)}} for i, (n, a) in
+              enumerate(calls)]  # fmt: skip
+        return self.Reply(text, reason, {"nfe": 2, "tokens": 5}, tc)
+
+
+def test_the_tool_loop_calls_sends_results_back_and_remembers():
+    llm = ScriptedLLM([("", [("calculator", {"expression": "six plus seven"})]),
+                       ("Six plus seven is thirteen.", [])])  # fmt: skip
+    box = Toolbox()
+    heard = []
+    a = answer(llm, [{"role": "user", "content": "what is six plus seven"}], box, heard.append)
+    assert a.text == "Six plus seven is thirteen." and heard == [a.text]
+    assert [t.result for t in a.tools] == ["six plus seven is thirteen"]
+    second = llm.seen[1][0]
+    assert second[-1] == {"role": "tool", "tool_call_id": "c0",
+                          "content": "six plus seven is thirteen"}  # fmt: skip
+    assert second[-2]["tool_calls"][0]["function"]["name"] == "calculator"
+    assert a.stats["tool_calls"] == 1 and a.stats["nfe"] == 4 and "tool_ms" in a.stats
+    msgs = tool_messages(a.stats)
+    assert msgs[0]["role"] == "assistant" and msgs[1]["content"] == "six plus seven is thirteen"
+
+
+def test_the_tool_loop_says_the_tool_sentence_when_the_model_only_calls():
+    llm = ScriptedLLM([("", [("clock", {"what": "day"})])] * 3)
+    box = Toolbox(clock=Clock(lambda: datetime(2026, 12, 3, 9, 0)))
+    a = answer(llm, [{"role": "user", "content": "what day is it"}], box, lambda t: None)
+    assert a.text == "Today is Thursday."
+
+
+def test_toolbox_touches_no_files_network_or_processes(monkeypatch):
+    import builtins
+    import socket
+    import subprocess
+
+    from voice.tools.units import registry
+
+    registry()  # pint reads its own unit definitions once, at first use
+
+    def forbidden(*a, **k):
+        raise AssertionError("a tool touched the outside world")
+
+    monkeypatch.setattr(builtins, "open", forbidden)
+    monkeypatch.setattr(socket, "socket", forbidden)
+    monkeypatch.setattr(subprocess, "Popen", forbidden)
+    box = Toolbox(clock=Clock(lambda: datetime.now(UTC) + timedelta(0)))
+    for name, args in [("clock", {"what": "time"}), ("clock", {"what": "until", "date": "xmas"}),
+                       ("timer", {"action": "set", "duration": "5 minutes"}),
+                       ("timer", {"action": "list"}), ("calculator", {"expression": "2+2"}),
+                       ("units", {"value": "2", "from": "km", "to": "miles"}),
+                       ("spell", {"word": "cat"})]:  # fmt: skip
+        assert box.run(name, args).ok, (name, args)
+    box.close()

@@ -1,0 +1,233 @@
+"""The assistant's built-in tools: clock, timers and reminders, calculator, units, spelling.
+
+A :class:`Toolbox` belongs to one conversation (its timers and the calculator's last result live
+there). The language model chooses a tool by writing a call (OpenAI ``tool_calls`` through
+:mod:`engine.tools`); :meth:`Toolbox.run` executes it locally and returns a short sentence that
+goes back to the model as a ``tool`` message, which the model then says in its own words
+(:func:`answer`, the tool loop). Tools touch no files, no network and no processes: they read the
+clock, do arithmetic and keep timers in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from voice.tools.calculator import Calculator
+from voice.tools.clock import Clock
+from voice.tools.spell import spell
+from voice.tools.timers import Timer, Timers
+from voice.tools.units import convert
+
+TOOL_SPECS: list[dict] = [
+    {"type": "function", "function": {
+        "name": "clock",
+        "description": "The local time, date, weekday or time zone, or the days until a date.",
+        "parameters": {"type": "object", "properties": {
+            "what": {"type": "string", "enum": ["time", "date", "day", "until", "zone"]},
+            "date": {"type": "string",
+                     "description": "for until: a date or holiday, e.g. 'christmas', 'march 3'"},
+        }, "required": ["what"]}}},
+    {"type": "function", "function": {
+        "name": "timer",
+        "description": "Timers and reminders: set one, remind of something after a while, "
+                       "list them, cancel one (or 'all'), or tell the time left.",
+        "parameters": {"type": "object", "properties": {
+            "action": {"type": "string", "enum": ["set", "remind", "list", "cancel", "left"]},
+            "duration": {"type": "string", "description": "e.g. 'five minutes', '1 hour'"},
+            "label": {"type": "string",
+                      "description": "the timer's name, or what to remind of"},
+        }, "required": ["action"]}}},
+    {"type": "function", "function": {
+        "name": "calculator",
+        "description": "Exact arithmetic on a spoken or written expression: + - × ÷, percent, "
+                       "powers, roots; 'that' is the last result.",
+        "parameters": {"type": "object", "properties": {
+            "expression": {"type": "string",
+                           "description": "e.g. 'seventeen times twenty three', '15% of 80'"},
+        }, "required": ["expression"]}}},
+    {"type": "function", "function": {
+        "name": "units",
+        "description": "Convert lengths, weights, volumes, temperatures, speeds and durations.",
+        "parameters": {"type": "object", "properties": {
+            "value": {"type": "string", "description": "the amount, e.g. 'five' or '2.5'"},
+            "from": {"type": "string", "description": "the unit it is in, e.g. 'kilograms'"},
+            "to": {"type": "string", "description": "the unit wanted, e.g. 'pounds'"},
+        }, "required": ["value", "from", "to"]}}},
+    {"type": "function", "function": {
+        "name": "spell",
+        "description": "Spell a word letter by letter.",
+        "parameters": {"type": "object", "properties": {
+            "word": {"type": "string"},
+        }, "required": ["word"]}}},
+]  # fmt: skip
+TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
+MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
+
+
+@dataclass
+class ToolRun:
+    """One executed call: what was asked, what the tool said, how long it took."""
+
+    id: str
+    name: str
+    arguments: dict
+    result: str
+    ok: bool
+    ms: float
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "arguments": self.arguments,
+                "result": self.result, "ok": self.ok, "ms": round(self.ms, 2)}  # fmt: skip
+
+
+class Toolbox:
+    """The tools of one conversation. ``on_timer(timer, sentence)`` is called when a timer or
+    reminder is due (from the conversation's loop, or a timer thread without one)."""
+
+    def __init__(
+        self,
+        on_timer: Callable[[Timer, str], None] | None = None,
+        loop=None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.clock = clock or Clock()
+        self.timers = Timers(on_timer, loop)
+        self.calculator = Calculator()
+        self.specs = TOOL_SPECS
+
+    def run(self, name: str, arguments: dict | str, call_id: str = "") -> ToolRun:
+        """Execute one call; never raises (a bad call gets a sentence saying so)."""
+        t0 = time.perf_counter()
+        args = arguments
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except json.JSONDecodeError:
+                args = None
+        if not isinstance(args, dict):
+            return ToolRun(call_id, name, {}, "sorry, the tool call was not readable", False,
+                           1000 * (time.perf_counter() - t0))  # fmt: skip
+        try:
+            result, ok = self._dispatch(name, args)
+        except Exception as e:  # a tool bug must not end the conversation
+            result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
+        return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0))
+
+    def _dispatch(self, name: str, a: dict) -> tuple[str, bool]:
+        if name == "clock":
+            return self.clock.ask(a.get("what", "time"), a.get("date"))
+        if name == "timer":
+            return self.timers.call(a.get("action", "set"), a.get("duration"), a.get("label"))
+        if name == "calculator":
+            c = self.calculator.calculate(str(a.get("expression", "")))
+            return c.text, c.ok
+        if name == "units":
+            return convert(a.get("value"), a.get("from", ""), a.get("to", ""))
+        if name == "spell":
+            return spell(a.get("word", ""))
+        return f"sorry, there is no tool called {str(name)[:40]}", False
+
+    def close(self) -> None:
+        """The conversation is over: cancel its timers."""
+        self.timers.close()
+
+
+def tools_supported(llm) -> bool:
+    """Whether to offer the tools to this LLM back-end: a local model whose chat template
+    renders tools (a template without tool support would get the long generic fallback, which
+    the small context cannot hold). Remote endpoints get none: many OpenAI-compatible servers
+    answer a request with ``tools`` with HTTP 400."""
+    tok = getattr(getattr(llm, "worker", None), "tokenizer", None)
+    if tok is None:
+        return False
+    support = getattr(tok, "template_support", None)
+    return bool(support and support.tools)
+
+
+@dataclass
+class Answer:
+    """A turn's final reply, the tool calls made on the way and the messages to remember."""
+
+    text: str
+    finish_reason: str
+    stats: dict
+    tools: list[ToolRun] = field(default_factory=list)
+    messages: list[dict] = field(default_factory=list)  # assistant tool calls + tool results
+    tool_ms: float = 0.0  # time in tools plus the model's tool-calling passes
+
+
+def answer(
+    llm,
+    messages: list[dict],
+    toolbox: Toolbox | None,
+    on_text: Callable[[str], None],
+    request_id: str | None = None,
+    on_tool: Callable[[ToolRun], None] | None = None,
+) -> Answer:
+    """The tool loop (runs in a worker thread): the model, with the tools on offer, either
+    answers or calls tools; calls are executed here and their results sent back as ``tool``
+    messages, until the model answers (at most :data:`MAX_ROUNDS` rounds of calls; a reply with
+    no words says the last tool's own sentence). Text the model writes reaches ``on_text`` as
+    it is committed; calls never do. ``on_tool`` hears each executed call."""
+    if toolbox is None:
+        r = llm.stream(messages, on_text, request_id)
+        return Answer(r.text, r.finish_reason, dict(r.stats))
+    convo = list(messages)
+    extra: list[dict] = []
+    runs: list[ToolRun] = []
+    tool_s = 0.0
+    stats: dict = {}
+    for round_ in range(MAX_ROUNDS + 1):
+        t0 = time.perf_counter()
+        # The tools stay on offer in every round (the prompt reads as the model learned it);
+        # calls in the last round are not run.
+        r = llm.stream(convo + extra, on_text, request_id, tools=toolbox.specs)
+        for k, v in r.stats.items():
+            stats[k] = stats.get(k, 0) + v if k in ("nfe", "tokens") else v
+        calls = r.tool_calls if r.finish_reason == "tool_calls" else []
+        if not calls or round_ == MAX_ROUNDS:
+            text = r.text.strip()
+            if "tool_call" in text or "{" in text:  # stray call markup is never said
+                text = ""
+            if not text:
+                # No words: say the last tool's own sentence, or admit it.
+                text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."
+                on_text(text)
+            stats["tool_calls"] = len(runs)
+            if runs:
+                stats["tool_ms"] = round(1000 * tool_s, 1)
+                stats["tools"] = [x.to_json() for x in runs]
+            reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"
+            return Answer(text, reason, stats, runs, extra, 1000 * tool_s)
+        call_msg = {"role": "assistant", "content": r.text or None, "tool_calls": calls}
+        results = []
+        for c in calls:
+            run = toolbox.run(c["function"]["name"], c["function"]["arguments"], c["id"])
+            runs.append(run)
+            results.append({"role": "tool", "tool_call_id": c["id"], "content": run.result})
+            if on_tool is not None:
+                on_tool(run)
+        extra += [call_msg, *results]
+        tool_s += time.perf_counter() - t0
+    raise AssertionError("unreachable")
+
+
+def tool_messages(stats: dict) -> list[dict]:
+    """The assistant's tool calls and their results, as conversation messages, from a turn's
+    stats (``stats["tools"]``), to keep in the history: follow-ups refer to them."""
+    runs = stats.get("tools") or []
+    if not runs:
+        return []
+    calls = [{"id": r["id"], "type": "function",
+              "function": {"name": r["name"], "arguments": json.dumps(r["arguments"])}}
+             for r in runs]  # fmt: skip
+    results = [{"role": "tool", "tool_call_id": r["id"], "content": r["result"]} for r in runs]
+    return [{"role": "assistant", "content": None, "tool_calls": calls}, *results]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "."

@@ -1,0 +1,205 @@
+"""The clock tool: time, date, weekday, days until a date, and the time zone — in the machine's
+local time zone, said in words ("it's four oh five PM", "Christmas is in twenty two days")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from voice.tools.spoken import int_words, ordinal_words, read_number
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")  # fmt: skip
+_MONTH_ABBR = {m.lower()[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
+
+
+def time_words(h: int, m: int) -> str:
+    """``(16, 5) → "four oh five PM"``; ``(16, 0) → "four PM"``; noon and midnight by name."""
+    if m == 0 and h == 12:
+        return "twelve noon"
+    if m == 0 and h == 0:
+        return "midnight"
+    half = "AM" if h < 12 else "PM"
+    h12 = h % 12 or 12
+    if m == 0:
+        return f"{int_words(h12)} {half}"
+    mm = int_words(m) if m >= 10 else f"oh {int_words(m)}"
+    return f"{int_words(h12)} {mm} {half}"
+
+
+def year_words(y: int) -> str:
+    """``2026 → "twenty twenty six"``, ``2005 → "twenty oh five"``, ``2000 → "two thousand"``."""
+    if y % 1000 == 0 or 2000 <= y < 2010:
+        return int_words(y)
+    hi, lo = divmod(y, 100)
+    if lo == 0:
+        return f"{int_words(hi)} hundred"
+    return f"{int_words(hi)} {int_words(lo) if lo >= 10 else 'oh ' + int_words(lo)}"
+
+
+def date_words(d: date) -> str:
+    return f"{WEEKDAYS[d.weekday()]}, {MONTHS[d.month - 1]} {ordinal_words(d.day)}, " \
+        f"{year_words(d.year)}"
+
+
+def _easter(year: int) -> date:
+    """Western Easter Sunday (the anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    m = (32 + 2 * e + 2 * i - h - k) % 7
+    n = (a + 11 * h + 22 * m) // 451
+    month, day = divmod(h + m - 7 * n + 114, 31)
+    return date(year, month, day + 1)
+
+
+# spoken names → (the name said back, date in a given year)
+EVENTS: dict[str, tuple[str, Callable[[int], date]]] = {
+    "christmas": ("Christmas", lambda y: date(y, 12, 25)),
+    "christmas day": ("Christmas", lambda y: date(y, 12, 25)),
+    "xmas": ("Christmas", lambda y: date(y, 12, 25)),
+    "christmas eve": ("Christmas Eve", lambda y: date(y, 12, 24)),
+    "boxing day": ("Boxing Day", lambda y: date(y, 12, 26)),
+    "new year": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "new years": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "new year's": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "new year's day": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "new years day": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "the new year": ("New Year's Day", lambda y: date(y, 1, 1)),
+    "new year's eve": ("New Year's Eve", lambda y: date(y, 12, 31)),
+    "new years eve": ("New Year's Eve", lambda y: date(y, 12, 31)),
+    "halloween": ("Halloween", lambda y: date(y, 10, 31)),
+    "valentine's day": ("Valentine's Day", lambda y: date(y, 2, 14)),
+    "valentines day": ("Valentine's Day", lambda y: date(y, 2, 14)),
+    "valentines": ("Valentine's Day", lambda y: date(y, 2, 14)),
+    "st patrick's day": ("Saint Patrick's Day", lambda y: date(y, 3, 17)),
+    "saint patrick's day": ("Saint Patrick's Day", lambda y: date(y, 3, 17)),
+    "st patricks day": ("Saint Patrick's Day", lambda y: date(y, 3, 17)),
+    "easter": ("Easter", _easter),
+    "easter sunday": ("Easter", _easter),
+    "the weekend": ("Saturday", None),  # handled as a weekday below
+}  # fmt: skip
+
+
+def _next_weekday(today: date, wd: int) -> date:
+    return today + timedelta(days=(wd - today.weekday()) % 7 or 7)
+
+
+def parse_date(text: str, today: date) -> tuple[str, date] | None:
+    """(name to say, the next such date from ``today``) for "christmas", "march third",
+    "the 4th of july", "july 4", "friday", "12/25"... or None."""
+    t = str(text).lower().replace("’", "'").strip(" ?.!,")
+    t = re.sub(r"^(the )?(next |this )", "", t)
+    t = re.sub(r"\b(\d+)(st|nd|rd|th)\b", r"\1", t)
+    if t in EVENTS:
+        name, fn = EVENTS[t]
+        if fn is None:
+            return "the weekend", _next_weekday(today, 5)
+        d = fn(today.year)
+        if d < today:
+            d = fn(today.year + 1)
+        return name, d
+    for i, wd in enumerate(WEEKDAYS):
+        if t in (wd.lower(), wd.lower() + "s"):
+            return wd, _next_weekday(today, i)
+    words = re.sub(r"[,]", " ", t).split()
+    month = day = None
+    rest = []
+    for w in words:
+        if w[:3] in _MONTH_ABBR and (w in _MONTH_ABBR or w.startswith(tuple(
+                m.lower() for m in MONTHS)) or w == "sept"):  # fmt: skip
+            month = _MONTH_ABBR[w[:3]]
+        elif w not in ("the", "of"):
+            rest.append(w)
+    if month is None:
+        m = re.fullmatch(r"(\d{1,2})[/.-](\d{1,2})", t)
+        if m:
+            month, day = int(m.group(1)), int(m.group(2))
+    else:
+        day = _read_day(rest)
+    if month is None or day is None:
+        return None
+    for y in (today.year, today.year + 1):
+        try:
+            d = date(y, month, day)
+        except ValueError:
+            return None
+        if d >= today:
+            return f"{MONTHS[month - 1]} {ordinal_words(day)}", d
+    return None
+
+
+_ORDINAL_WORDS = {ordinal_words(i): i for i in range(1, 32)}
+
+
+def _read_day(words: list[str]) -> int | None:
+    if not words:
+        return None
+    text = " ".join(words)
+    if text in _ORDINAL_WORDS:
+        return _ORDINAL_WORDS[text]
+    got = read_number(words, 0)
+    if got is not None and got[1] == len(words) and got[0].denominator == 1:
+        return int(got[0])
+    return None
+
+
+def zone_name(now: datetime) -> str:
+    """The local time zone's name as said: "Central European Time", "UTC"."""
+    name = now.tzname() or "UTC"
+    full = {
+        "UTC": "Coordinated Universal Time", "GMT": "Greenwich Mean Time",
+        "CET": "Central European Time", "CEST": "Central European Summer Time",
+        "BST": "British Summer Time", "EST": "Eastern Standard Time",
+        "EDT": "Eastern Daylight Time", "PST": "Pacific Standard Time",
+        "PDT": "Pacific Daylight Time", "CST": "Central Standard Time",
+        "CDT": "Central Daylight Time", "MST": "Mountain Standard Time",
+        "JST": "Japan Standard Time", "IST": "India Standard Time",
+    }  # fmt: skip
+    if name in full:
+        return full[name]
+    off = now.utcoffset()
+    if off is None:
+        return name
+    mins = int(off.total_seconds() // 60)
+    sign = "plus" if mins >= 0 else "minus"
+    h, m = divmod(abs(mins), 60)
+    return f"UTC {sign} {int_words(h)}" + (f" {int_words(m)}" if m else "")
+
+
+class Clock:
+    """Answers from the local clock; ``now`` is injectable for tests."""
+
+    def __init__(self, now: Callable[[], datetime] | None = None) -> None:
+        self.now = now or (lambda: datetime.now().astimezone())
+
+    def ask(self, what: str = "time", date_text: str | None = None) -> tuple[str, bool]:
+        now = self.now()
+        what = str(what or "time").lower().strip()
+        if what in ("time", "now", "hour"):
+            return f"it's {time_words(now.hour, now.minute)}", True
+        if what in ("date", "today", "year", "month"):
+            return f"today is {date_words(now.date())}", True
+        if what in ("day", "weekday", "day of the week"):
+            return f"today is {WEEKDAYS[now.weekday()]}", True
+        if what in ("zone", "timezone", "time zone"):
+            return f"the time zone here is {zone_name(now)}", True
+        if what in ("until", "days until", "days_until", "countdown"):
+            if not date_text:
+                return "sorry, I need a date to count to", False
+            got = parse_date(date_text, now.date())
+            if got is None:
+                return f"sorry, I don't know when {str(date_text)[:40]} is", False
+            name, d = got
+            n = (d - now.date()).days
+            if n == 0:
+                return f"{name} is today", True
+            if n == 1:
+                return f"{name} is tomorrow", True
+            return f"{name} is in {int_words(n)} days", True
+        return f"sorry, the clock can't tell {what[:40]}", False

@@ -9,6 +9,7 @@ and each sequence commits it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections import deque
@@ -67,7 +68,12 @@ class Engine:
         self.eos_ids = tokenizer.eos_token_ids or cfg.eos_token_ids
         if not self.eos_ids:
             raise RequestError("the model names no end-of-text token")
-        self.grammar = GrammarCompiler(tokenizer.tok, self.eos_ids, cfg.vocab_size)
+
+    @functools.cached_property
+    def grammar(self) -> GrammarCompiler:
+        """The grammar engine, built by the first constrained request: unconstrained decoding
+        never needs the tokenizer in llguidance's form (nor a Hugging Face tokenizer at all)."""
+        return GrammarCompiler(self.tokenizer.tok, self.eos_ids, self.model.cfg.vocab_size)
 
     @classmethod
     def load(cls, config: EngineConfig) -> Engine:
@@ -174,6 +180,8 @@ class Engine:
         return rid
 
     def _constraint(self, params: SamplingParams):
+        if not params.constrained:
+            return None
         try:
             return self.grammar.constraint(params)
         except GrammarError as e:

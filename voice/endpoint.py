@@ -33,6 +33,10 @@ _DANGLING = frozenset(
     um uh er erm hmm
     """.split()
 )
+# Relational nouns a question almost never ends on: "what is the capital ... of Australia",
+# "what is the population ... of Japan". Whisper writes "What is the capital?" for the first
+# half, and taking that as the whole question cuts the user off mid-sentence.
+_RELATIONAL = frozenset("capital population currency area root".split())
 # Short one-word turns that are finished on their own.
 _FINISHED_WORDS = frozenset("yes no yeah nope okay ok thanks stop hello hi hey sure".split())
 _TRAILING = ("...", "…", ",", "-", "–", "—", ":", ";")
@@ -55,4 +59,6 @@ def is_complete(transcript: str) -> bool:
     last = words[-1]
     if len(words) == 1 and last in _FINISHED_WORDS:
         return True
+    if last in _RELATIONAL and words[0] in ("what", "what's", "whats", "tell"):
+        return False
     return last not in _DANGLING

@@ -53,6 +53,9 @@ def test_whole_questions_are_complete_and_cut_ones_are_not(said, whole, part) ->
         ("Thanks", True),
         ("Tell me a joke.", True),
         ("What's the weather like in", False),
+        ("What is the capital?", False),  # Whisper's punctuation of "What is the capital … of"
+        ("What is the population?", False),
+        ("What is your name?", True),
     ],
 )
 def test_text_rules(text: str, complete: bool) -> None:

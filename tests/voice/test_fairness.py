@@ -54,7 +54,10 @@ def burst_pause(speak: Callable[[str], np.ndarray], seconds: float) -> np.ndarra
 
 def test_pausing_every_200ms_gets_bounded_speculation(models, speak, monkeypatch) -> None:
     share = 0.1
-    cfg = config(f"scheduler.speculative_share={share}", "vad.max_utterance_ms=60000")
+    # Silence endpointing: the bursts are one long utterance whatever their transcript says.
+    cfg = config(
+        f"scheduler.speculative_share={share}", "vad.max_utterance_ms=60000", "vad.endpoint=silence"
+    )
     models.scheduler.speculative_share = share
     calls: list[float] = []
     real = models.asr.transcribe

@@ -153,7 +153,8 @@ def test_continuous_speech_forced_turns_stay_bounded(models, tiny_model, talking
             isinstance(g, TurnMetricsFrame | InterruptionFrame) and g.turn == f.turn for g in frames
         ), f.turn
     assert heard and max(heard) <= (2000 + 300 + 30) * SAMPLE_RATE // 1000
-    assert pipe._carry is None or len(pipe._carry) <= 2330 * SAMPLE_RATE // 1000
+    carry = pipe._turn.carry if pipe._turn is not None else None
+    assert carry is None or len(carry) <= 2330 * SAMPLE_RATE // 1000
 
 
 # --- audio faster than real time ------------------------------------------------------------

@@ -31,6 +31,7 @@ from fractions import Fraction
 from training.numwords import ONES, capitalize, int_words, ordinal_words
 from training.speech import speak
 from training.tokenizer import tool_call_text
+from voice.tools.clock import MONTHS, WEEKDAYS, time_words, year_words
 
 TOOL_NAMES = ("clock", "timer", "calculator", "units", "spell")
 TOOLS_LINE = ", ".join(TOOL_NAMES)  # the content of the ``tools`` turn the template writes
@@ -461,37 +462,11 @@ UNITS_FOLLOW_UNIT = _lines(
 
 
 # ---------------------------------------------------------------------------------------------
-# clock
-
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
-               "September", "October", "November", "December")  # fmt: skip
-
-
-def time_words(h: int, m: int) -> str:
-    """``(16, 5) → "four oh five PM"``; on the hour "four PM"; "noon", "midnight"."""
-    if m == 0 and h == 12:
-        return "twelve noon"
-    if m == 0 and h == 0:
-        return "midnight"
-    half = "AM" if h < 12 else "PM"
-    h12 = h % 12 or 12
-    if m == 0:
-        return f"{int_words(h12)} {half}"
-    mm = int_words(m) if m >= 10 else f"oh {int_words(m)}"
-    return f"{int_words(h12)} {mm} {half}"
-
-
-def year_words(y: int) -> str:
-    """``2026 → "twenty twenty six"``."""
-    hi, lo = divmod(y, 100)
-    if lo == 0:
-        return f"{int_words(hi)} hundred"
-    return f"{int_words(hi)} {int_words(lo) if lo >= 10 else 'oh ' + int_words(lo)}"
+# clock: the words the real clock tool (voice/tools/clock.py) says, so the corpus teaches them
 
 
 def date_words(weekday: int, month: int, day: int, year: int) -> str:
-    return f"{WEEKDAYS[weekday]}, {MONTH_NAMES[month - 1]} {ordinal_words(day)}, {year_words(year)}"
+    return f"{WEEKDAYS[weekday]}, {MONTHS[month - 1]} {ordinal_words(day)}, {year_words(year)}"
 
 
 # event key → (spoken forms, the name said back, (month, day)); dates fixed in the calendar
@@ -925,7 +900,7 @@ class ToolSampler:
             q, _ = ask(self.pick("clock_date", CLOCK_DATE), {}, rng)
             result = f"today is {date_words(wd, mo, dy, yr)}"
             return Exchange(q, call("clock", what="date"), result, sentence(result),
-                            (f"{MONTH_NAMES[mo - 1]} {ordinal_words(dy)}",))  # fmt: skip
+                            (f"{MONTHS[mo - 1]} {ordinal_words(dy)}",))  # fmt: skip
         if kind == "day":
             q, _ = ask(self.pick("clock_day", CLOCK_DAY), {}, rng)
             result = f"today is {WEEKDAYS[wd]}"
@@ -940,10 +915,10 @@ class ToolSampler:
         forms, name, _ = EVENTS[key]
         if rng.random() < 0.25:  # a plain date: "march the third", "the fourth of july"
             m2, d2 = rng.randint(1, 12), rng.randint(1, 28)
-            said = rng.choice([f"{MONTH_NAMES[m2 - 1]} {ordinal_words(d2)}",
-                               f"the {ordinal_words(d2)} of {MONTH_NAMES[m2 - 1]}",
-                               f"{MONTH_NAMES[m2 - 1]} {d2}"])  # fmt: skip
-            name = f"{MONTH_NAMES[m2 - 1]} {ordinal_words(d2)}"
+            said = rng.choice([f"{MONTHS[m2 - 1]} {ordinal_words(d2)}",
+                               f"the {ordinal_words(d2)} of {MONTHS[m2 - 1]}",
+                               f"{MONTHS[m2 - 1]} {d2}"])  # fmt: skip
+            name = f"{MONTHS[m2 - 1]} {ordinal_words(d2)}"
         else:
             said = rng.choice(forms)
         q, seen = ask(self.pick("clock_until", CLOCK_UNTIL), {"d": said}, rng, noise=0.5)

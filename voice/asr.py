@@ -31,6 +31,8 @@ from voice.audio import SAMPLE_RATE
 _RATE = SAMPLE_RATE
 
 
+TAIL_PAD_S = 0.2  # silence after every utterance (see Transcriber.transcribe)
+
 class ModelLoadError(Exception):
     """A Whisper model could not be found or loaded; the message is one line."""
 
@@ -195,6 +197,10 @@ class Transcriber:
         self.load()
         t0, c0 = time.perf_counter(), time.process_time()
         seconds = len(samples) / SAMPLE_RATE
+        # A pause is found ~90 ms after the last audible sound, and Whisper takes a word cut
+        # that close for another ("What is the capital of France" -> "... of friends"): it
+        # hears the utterance to its end with a little silence after it.
+        samples = np.concatenate([samples, np.zeros(int(TAIL_PAD_S * _RATE), np.float32)])
         limit = MIN_LIMIT_S + self.max_rtf * seconds
         per_window = min(seconds, self.window_s)
 

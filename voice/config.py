@@ -83,6 +83,7 @@ class VadConfig:
     endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
     complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
     incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
+    preface_ms: int = 450  # after the audible end, a short opener ("Hello there.") ends it then
     echo_suppression: bool = True  # silence the assistant's own voice in the microphone
     echo_margin_db: float = 6.0  # over the expected echo, the microphone is the user
 
@@ -91,6 +92,8 @@ class VadConfig:
             raise ValueError("vad.endpoint must be smart or silence")
         if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
             raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
+        if not self.complete_ms <= self.preface_ms <= self.incomplete_ms:
+            raise ValueError("vad.preface_ms must be between vad.complete_ms and vad.incomplete_ms")
         if not self.pause_ms < self.incomplete_ms <= 10_000:
             raise ValueError("vad.incomplete_ms must be longer than vad.pause_ms, at most 10000")
         if not 0 <= self.takeback_ms <= 5000:

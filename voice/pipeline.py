@@ -35,7 +35,7 @@ import numpy as np
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
 from voice.echo import EchoSuppressor
-from voice.endpoint import is_complete
+from voice.endpoint import is_complete, is_preface
 from voice.frames import (
     EndFrame,
     ErrorFrame,
@@ -493,7 +493,9 @@ class Pipeline:
         if not self._smart or s is None or s.transcript is None:
             return
         quiet_ms = (self.detector.position - s.paused.audible_end) * 1000 / SAMPLE_RATE
-        if quiet_ms >= self.cfg.vad.complete_ms and is_complete(s.transcript):
+        v = self.cfg.vad
+        need = v.preface_ms if is_preface(s.transcript) else v.complete_ms
+        if quiet_ms >= need and is_complete(s.transcript):
             for ev in self.detector.end_now():
                 await self._on_end(ev, self.clock(), "complete")
 

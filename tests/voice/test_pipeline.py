@@ -16,6 +16,7 @@ from tests.engine.tiny import make_checkpoint
 from voice.asr import normalize_text
 from voice.audio import SAMPLE_RATE
 from voice.config import load_config
+from voice.endpoint import is_preface
 from voice.frames import InterruptionFrame, ReplyTextFrame, TranscriptFrame, TtsAudioFrame
 from voice.pipeline import Models, Pipeline, WavSink, wav_source
 
@@ -260,6 +261,42 @@ def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak
     first_audio = seen.first(TtsAudioFrame)
     assert first_audio is not None and first_audio > said_all[0]  # nobody was cut off
     assert pipe.speculative_cancelled >= 1  # the pause's transcript was incomplete: it waited
+
+
+def test_a_greeting_then_a_question_is_one_turn(models, speak, tiny_model) -> None:
+    # Piper pauses ~330 ms at the comma, and "Hello there." is a whole sentence: a preface is
+    # held for vad.preface_ms, so the user goes on before anything is said.
+    cfg = config(tiny_model)
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+    said_all: list[float] = []
+    audio = np.concatenate([silence(0.5), trimmed(speak, "Hello there, can you hear me?")])
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+            await pipe.feed(chunk)
+        said_all.append(seen.clock())
+        async for chunk in wav_source(silence(0.1), realtime=True, tail_ms=2500):
+            await pipe.feed(chunk)
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    assert len(pipe.records) == 1, [r.transcript for r in pipe.records]
+    words = normalize_text(pipe.records[0].transcript).split()
+    assert words[0] == "hello" and words[-2:] == ["hear", "me"]
+    first_audio = seen.first(TtsAudioFrame)
+    assert first_audio is not None and first_audio > said_all[0]
+
+    # A greeting alone is answered, after the preface hold (counted from the audible end).
+    pipe = Pipeline(models, config(tiny_model), WavSink(models.tts.sample_rate, realtime=True))
+    asyncio.run(run_until_answered(pipe, np.concatenate([silence(0.5), trimmed(speak, "Hello.")])))
+    (rec,) = pipe.records
+    assert rec.endpoint == "complete", rec.transcript
+    assert is_preface(rec.transcript), rec.transcript
+    # (the hold is counted on the stream's clock, the stage on the wall clock: a frame apart)
+    assert rec.latency_ms["turn_detected"] >= cfg.vad.preface_ms - 60
 
 
 def test_a_complete_question_ends_the_turn_on_its_transcript(models, speak, tiny_model) -> None:

@@ -167,6 +167,8 @@ class WebSocketSink(Sink):
     the estimate early.
     """
 
+    plays_here = False  # the client plays it, and cancels its own echo
+
     def __init__(
         self, outbox: Outbox, sample_rate: int, clock: Callable[[], float] = time.perf_counter
     ) -> None:

@@ -393,3 +393,50 @@ def test_the_user_still_interrupts_over_the_echo(models, speak, tiny_model) -> N
     assert first.interrupted and not first.taken_back
     assert any(isinstance(f, InterruptionFrame) and f.turn == 1 for _, f in seen.frames)
     assert any("stop" in normalize_text(r.transcript) for r in pipe.records[1:])
+
+
+def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, speak, tiny_model):
+    # "Tell me a joke." is complete, so the turn ends at its pause and the answer starts; the
+    # user goes on ("about the moon") 200 ms into it: the answer stops at once, leaves nothing
+    # in the history, and the next turn hears and answers the whole utterance. (Headphones, or a
+    # websocket client that cancels its own echo: over loudspeakers the echo suppressor needs the
+    # first half second of the first reply to learn the room, and gates the microphone till then.)
+    cfg = config(tiny_model, "sampling.max_new_tokens=48", "vad.echo_suppression=false")
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+
+    async def feed(audio: np.ndarray) -> None:
+        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+            await pipe.feed(chunk)
+
+    async def quiet() -> None:  # 20 ms of silence, in real time
+        await asyncio.sleep(0.02)
+        await pipe.feed(silence(0.02))
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        await feed(np.concatenate([silence(0.5), trimmed(speak, "Tell me a joke.")]))
+        for _ in range(1500):  # until the answer is heard (at most 30 s)
+            await quiet()
+            if seen.first(TtsAudioFrame) is not None:
+                break
+        for _ in range(10):
+            await quiet()
+        await feed(trimmed(speak, "About the moon."))
+        for _ in range(1500):
+            await quiet()
+            if len(pipe.records) >= 2:
+                break
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    assert len(pipe.records) >= 2, [r.transcript for r in pipe.records]
+    first, second = pipe.records[:2]
+    assert first.taken_back and first.interrupted and first.spoken == ""
+    assert any(isinstance(f, InterruptionFrame) and f.turn == first.turn for _, f in seen.frames)
+    words = normalize_text(second.transcript).split()
+    assert "joke" in words and words[-1] == "moon", second.transcript
+    users = [m["content"] for m in pipe.history if m["role"] == "user"]
+    assert users == [second.transcript]  # the false start left no question and no answer
+    assert [m["role"] for m in pipe.history] == ["user", "assistant"]

@@ -118,7 +118,10 @@ def test_normalise():
 
 
 def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
-    """bench/gpu_engine.py's hidden --cpu-smoke runs its whole logic at toy sizes."""
+    """bench/gpu_engine.py's hidden --cpu-smoke runs its whole logic at toy sizes (torch kernels
+    here; the Triton interpreter would take a minute). Its reply is two blocks, so LLaDA's cache
+    step feeds the block and the masked block after it, and the replayed forward pass must
+    still give exactly the step's logits: the block is not at the end of the fed tokens."""
     import importlib.util
     import sys
 
@@ -133,10 +136,12 @@ def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
     assert rc == 0, report
     assert {c["model"] for c in report["cases"]} == {"llada-8b", "bd-1.5b"}
     assert len(report["cases"]) == 2 * 2 * 2  # models x batches x (full, cached)
+    assert (report["prompt"], report["block"], report["gen"]) == (16, 8, 16)
     for c in report["cases"]:
         assert c["error"] is None and c["forward_ms"] > 0 and c["weight_gbps"] > 0
+        assert c["replay_max_diff"] == 0.0, c  # same batch, same kernels: the same logits
     fed = {(c["model"], c["batch"], c["step"]): c["fed_tokens"] for c in report["cases"]}
-    assert fed["llada-8b", 2, "full"] == 2 * (24 + 8)  # prompt + block, both rows
-    assert fed["llada-8b", 1, "cached"] == 8  # the block alone
-    assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # and the position that predicts its first
+    assert fed["llada-8b", 2, "full"] == 2 * (16 + 16)  # prompt + reply, both rows
+    assert fed["llada-8b", 1, "cached"] == 8 + 8  # the block and the masked suffix
+    assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # the block and the position predicting its first
     assert report["copy_gbps"] > 0

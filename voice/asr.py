@@ -26,12 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 
 _RATE = SAMPLE_RATE
 
 
-class ModelLoadError(Exception):
+class ModelLoadError(UserError):
     """A Whisper model could not be found or loaded; the message is one line."""
 
 

@@ -12,12 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from engine import EngineConfig, SamplingParams
+from engine.errors import ConfigError  # a bad config file, key or value; the message is one line
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
-
-
-class ConfigError(Exception):
-    """A bad config file, key or value; the message is one line."""
 
 
 @dataclass

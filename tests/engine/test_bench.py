@@ -6,11 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-import torch
 
 from engine import LLM
 from engine.bench import BATCH_ROW, PROMPTS, main, normalise, run_bench
-from tests.engine.tiny import make_checkpoint
 
 KEYS = {
     "tokens_per_s",
@@ -23,24 +21,8 @@ KEYS = {
 }
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("bench") / "sdar"
-    make_checkpoint(path, "sdar")
-    return path
-
-
-def test_run_bench_report(folder):
-    llm = LLM.load(str(folder), device="cpu", max_model_len=128, max_batch_size=4)
+def test_run_bench_report(sdar_dir):
+    llm = LLM.load(str(sdar_dir), device="cpu", max_model_len=128, max_batch_size=4)
     report = run_bench(llm, PROMPTS[:3], max_new_tokens=8)
     modes = report["modes"]
     assert list(modes) == ["reference", "parallel", "cache", "dual_cache", BATCH_ROW]
@@ -60,19 +42,20 @@ def test_run_bench_report(folder):
     assert not llm.engine.has_work()
 
 
-def test_reference_only(folder):
+def test_reference_only(sdar_dir):
     report = run_bench(
-        str(folder), PROMPTS[:2], modes=["reference"], max_new_tokens=4, batched=False, warmup=False
-    )
+        str(sdar_dir), PROMPTS[:2], modes=["reference"], max_new_tokens=4, batched=False,
+        warmup=False,
+    )  # fmt: skip
     assert list(report["modes"]) == ["reference"]
     assert report["modes"]["reference"]["agreement_with_reference"] == 1.0
 
 
-def test_main_prints_table_then_one_json_line(folder, capsys):
+def test_main_prints_table_then_one_json_line(sdar_dir, capsys):
     rc = main(
         [
             "--model",
-            str(folder),
+            str(sdar_dir),
             "--device",
             "cpu",
             "--prompts",
@@ -103,9 +86,9 @@ def test_main_prints_table_then_one_json_line(folder, capsys):
         (["--prompts", "0"], "--prompts"),
     ],
 )
-def test_main_errors_are_one_line(folder, capsys, argv, needle):
+def test_main_errors_are_one_line(sdar_dir, capsys, argv, needle):
     if "--model" not in argv:
-        argv = ["--model", str(folder), "--device", "cpu", *argv]
+        argv = ["--model", str(sdar_dir), "--device", "cpu", *argv]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert needle in err[-1] and err[-1].startswith("bench: error:")

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 
 _RATE = SAMPLE_RATE
@@ -33,7 +34,8 @@ _RATE = SAMPLE_RATE
 
 TAIL_PAD_S = 0.2  # silence after every utterance (see Transcriber.transcribe)
 
-class ModelLoadError(Exception):
+
+class ModelLoadError(UserError):
     """A Whisper model could not be found or loaded; the message is one line."""
 
 

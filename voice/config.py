@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import EngineConfig, SamplingParams
+from engine.config import parse_overrides
+from engine.errors import ConfigError  # a bad config file, key or value; the message is one line
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
-
-
-class ConfigError(Exception):
-    """A bad config file, key or value; the message is one line."""
 
 
 @dataclass
@@ -229,14 +227,6 @@ class AppConfig:
     api: ApiConfig = field(default_factory=ApiConfig)
 
 
-def _parse_value(raw: str) -> Any:
-    """``--set`` values are TOML values; anything that is not one is a plain string."""
-    try:
-        return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        return raw
-
-
 def _build(cls: type, data: dict, prefix: str) -> Any:
     known = {f.name: f for f in fields(cls)}
     kwargs = {}
@@ -312,11 +302,7 @@ def load_config(path: str | None = None, overrides: list[str] | None = None) -> 
             raise ConfigError(f"{p}: not valid TOML ({e})") from None
         except OSError as e:
             raise ConfigError(f"cannot read {p}: {e.strerror}") from None
-    for item in overrides or []:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ConfigError(f"--set needs key=value, got {item!r}")
+    for key, value in parse_overrides(overrides or []).items():
         node = data
         parts = key.split(".")
         for part in parts[:-1]:
@@ -324,5 +310,5 @@ def load_config(path: str | None = None, overrides: list[str] | None = None) -> 
             if not isinstance(nxt, dict):
                 raise ConfigError(f"unknown config key {key!r}")
             node = nxt
-        node[parts[-1]] = _parse_value(raw.strip())
+        node[parts[-1]] = value
     return _build(AppConfig, _merge({}, data), "")

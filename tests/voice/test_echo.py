@@ -33,7 +33,7 @@ def starts(mic: np.ndarray, ref: np.ndarray | None) -> list[float]:
     return found
 
 
-@pytest.mark.parametrize("delay_ms,gain", [(10, 0.25), (40, 0.5)])
+@pytest.mark.parametrize("delay_ms,gain", [(10, 0.25), (40, 0.5), (80, 0.5), (120, 0.5)])
 def test_echo_alone_is_not_speech_but_the_user_over_it_is(speak, delay_ms, gain) -> None:
     reply = speak(REPLY)
     echo = room(reply.astype(np.float64), delay_ms, gain)

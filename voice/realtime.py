@@ -3,7 +3,8 @@ and pipeline as our own ``/ws`` protocol.
 
 :class:`RealtimeTransport` stands where the websocket stands for ``/ws``: the session reads our
 protocol's messages from it and sends our protocol's events to it, and it translates both ways.
-``input_audio_buffer.append`` becomes 16 kHz PCM16 frames (resampled from the client's 24 kHz),
+``input_audio_buffer.append`` becomes 16 kHz PCM16 frames (the client's 24 kHz resampled as one
+continuous stream, so small appends leave no clicks at their edges, with 2 ms of lookahead),
 ``conversation.item.create`` + ``response.create`` a ``text.input``, ``response.cancel`` an
 ``interrupt``; ``speech.started`` goes out as ``input_audio_buffer.speech_started``,
 ``transcript.final`` as ``conversation.item.input_audio_transcription.completed``, reply audio
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from voice.audio import SAMPLE_RATE, resample
+from voice.audio import SAMPLE_RATE, LowDelayResampler
 
 log = logging.getLogger("voice.realtime")
 
@@ -109,6 +110,7 @@ class RealtimeTransport:
         self.set_instructions = set_instructions
         self.session_id = _id("sess")
         self.in_rate = self.out_rate = 24000
+        self._resampler = LowDelayResampler(self.in_rate, SAMPLE_RATE)  # the appends: one stream
         self.server_vad = True
         self.text_only = False  # output_modalities == ["text"]: no reply audio
         self.instructions = ""
@@ -208,6 +210,8 @@ class RealtimeTransport:
         if tools is not None and not isinstance(tools, list):
             raise RealtimeError("invalid_value", "tools must be a list", "session.tools")
         # All checked: apply.
+        if in_rate != self.in_rate:
+            self._resampler = LowDelayResampler(in_rate, SAMPLE_RATE)
         self.in_rate, self.server_vad = in_rate, server_vad
         if modalities is not None:
             self.text_only = modalities == ["text"]
@@ -235,8 +239,10 @@ class RealtimeTransport:
             raise RealtimeError("invalid_value", "audio must be 16-bit PCM (an even byte count)",
                                 "audio")
         pcm = np.frombuffer(raw, dtype="<i2").astype(np.int16)
-        if self.in_rate != SAMPLE_RATE and len(pcm):
-            pcm = resample(pcm, self.in_rate, SAMPLE_RATE)
+        if len(pcm):
+            # 2 ms stay in the resampler's filter until more audio comes (with server VAD the
+            # microphone goes on; a commit flushes them).
+            pcm = self._resampler.process(pcm)
         if not self.server_vad:
             self._buffer.append(pcm)
             return
@@ -250,7 +256,9 @@ class RealtimeTransport:
                 "with server_vad the server commits turns itself; set turn_detection to null "
                 "to commit by hand",
             )
-        audio = np.concatenate(self._buffer) if self._buffer else np.zeros(0, np.int16)
+        self._buffer.append(self._resampler.process(np.zeros(0, np.int16), last=True))
+        self._resampler = LowDelayResampler(self.in_rate, SAMPLE_RATE)
+        audio = np.concatenate(self._buffer)
         self._buffer.clear()
         if len(audio) < SAMPLE_RATE // 10:
             raise RealtimeError("input_audio_buffer_commit_empty",
@@ -269,6 +277,7 @@ class RealtimeTransport:
 
     async def _clear(self, ev: dict) -> None:
         self._buffer.clear()
+        self._resampler = LowDelayResampler(self.in_rate, SAMPLE_RATE)
         await self._emit("input_audio_buffer.cleared")
 
     async def _item_create(self, ev: dict) -> None:

@@ -228,3 +228,35 @@ def test_token_is_required(server: ServerThread) -> None:
     with pytest.raises(InvalidStatus) as e, client(server, "wrong").realtime.connect(model="x"):
         pass
     assert e.value.response.status_code == 401
+
+
+def test_appended_audio_is_resampled_as_one_stream() -> None:
+    """24 kHz audio appended in 20 ms pieces reaches the session as one continuous 16 kHz
+    signal, at once: resampling each piece alone would put a click at every edge, and a block
+    resampler would hold back up to 37 ms (no server needed)."""
+    from voice.audio import SAMPLE_RATE
+    from voice.realtime import RealtimeTransport
+
+    class Sock:
+        async def send(self, message: str) -> None:
+            pass
+
+    async def transcribe(audio: np.ndarray) -> str:
+        return ""
+
+    t = np.arange(RATE) / RATE
+    tone = (8000 * np.sin(2 * np.pi * 440 * t)).astype("<i2")
+    rt = RealtimeTransport(Sock(), transcribe, "m")
+    rt._pending.clear()
+    piece = RATE // 50
+
+    async def feed() -> None:
+        for i in range(0, len(tone), piece):
+            b64 = base64.b64encode(tone[i : i + piece].tobytes()).decode()
+            await rt._client_event(f'{{"type": "input_audio_buffer.append", "audio": "{b64}"}}')
+
+    asyncio.run(feed())
+    got = np.frombuffer(b"".join(rt._pending), dtype="<i2").astype(int)
+    want = resample(tone, RATE, SAMPLE_RATE).astype(int)
+    assert SAMPLE_RATE - 3 * SAMPLE_RATE // 1000 <= len(got) <= SAMPLE_RATE  # ≤ 3 ms held back
+    assert np.abs(got - want[: len(got)]).max() < 50  # one stream: no clicks at piece edges

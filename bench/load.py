@@ -53,11 +53,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from voice.audio import SAMPLE_RATE, read_wav  # noqa: E402
+from voice.audio import SAMPLE_RATE, read_wav, resample  # noqa: E402
 from voice.vad import audible_end, segment  # noqa: E402
 
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends
 SILENCE = np.zeros(FRAME, dtype=np.int16).tobytes()
+REALTIME_RATE = 24000  # the Realtime API's default PCM rate, which its clients send
 TURN_TIMEOUT_S = 30.0  # a turn without an outcome this long after its prompt ends is lost
 UNHEARD_AFTER_S = 5.0  # a prompt with no speech.stopped this long after it ends was not heard
 GAP_S = 0.5  # silence between an answer and the next question
@@ -74,6 +75,13 @@ class Clip:
     def __post_init__(self) -> None:
         if self.audible_end < 0:
             self.audible_end = audible_end(self.audio)
+
+    def at(self, rate: int) -> Clip:
+        """The same clip at ``rate`` (resampled whole, as a microphone at that rate records it)."""
+        if rate == SAMPLE_RATE:
+            return self
+        return Clip(self.name, resample(self.audio, SAMPLE_RATE, rate),
+                    round(self.audible_end * rate / SAMPLE_RATE))
 
 
 @dataclass
@@ -141,8 +149,9 @@ class Conversation:
     """One websocket session: a microphone at real-time pace, and a receiver that follows every
     turn by its id (events of a turn can arrive while the next prompt is already playing)."""
 
-    def __init__(self, ws, st: Stats) -> None:
+    def __init__(self, ws, st: Stats, rate: int = SAMPLE_RATE) -> None:
         self.ws, self.st = ws, st
+        self.rate, self.frame = rate, rate // 50  # the microphone: 20 ms frames at ``rate``
         self.turns: dict[int, Turn] = {}
         self.audio_turn: int | None = None  # binary frames belong to this turn
         self.t0 = 0.0  # client time of stream sample 0
@@ -194,7 +203,7 @@ class Conversation:
 
     async def _send(self, chunk: bytes) -> None:
         """Send one frame when its time has come: the stream never runs ahead of real time."""
-        delay = self.t0 + self.sent / SAMPLE_RATE - self.clock()
+        delay = self.t0 + self.sent / self.rate - self.clock()
         if delay > 0:
             await self.sleep(delay)
         await self.ws.send(chunk)
@@ -202,7 +211,8 @@ class Conversation:
 
     async def speak(self, clips: list[Clip], first: int, deadline: float) -> None:
         """Ask prompt after prompt until ``deadline``; tally each prompt's turns."""
-        st = self.st
+        st, frame = self.st, self.frame
+        silence = np.zeros(frame, dtype=np.int16).tobytes()
         self.t0 = self.clock()
         k = first
         while self.clock() < deadline:
@@ -210,9 +220,9 @@ class Conversation:
             k += 1
             st.clips += 1
             before = set(self.turns)
-            heard_end = self.t0 + (self.sent + clip.audible_end) / SAMPLE_RATE
-            for i in range(0, len(clip.audio), FRAME):
-                await self._send(clip.audio[i : i + FRAME].tobytes())
+            heard_end = self.t0 + (self.sent + clip.audible_end) / self.rate
+            for i in range(0, len(clip.audio), frame):
+                await self._send(clip.audio[i : i + frame].tobytes())
             ended = self.clock()
             while True:  # silence, as a microphone sends, until the answer is complete
                 new = [t for n, t in self.turns.items() if n not in before]
@@ -221,7 +231,7 @@ class Conversation:
                     break
                 if now > ended + TURN_TIMEOUT_S or (not new and now > ended + UNHEARD_AFTER_S):
                     break
-                await self._send(SILENCE)
+                await self._send(silence)
             if not new:
                 st.unheard += 1
             for t in new:
@@ -234,26 +244,39 @@ class Conversation:
                     st.vad_latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
                     if t is new[-1]:  # the turn that ends where the prompt stops being audible
                         st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
-            for _ in range(round(GAP_S * SAMPLE_RATE / FRAME)):
-                await self._send(SILENCE)
+            for _ in range(round(GAP_S * 50)):
+                await self._send(silence)
 
 
 class RealtimeAsOurs:
     """A /v1/realtime connection seen through our protocol, so :class:`Conversation` measures
-    both the same way: 16 kHz frames go out as ``input_audio_buffer.append``; Realtime events
-    come back as the events Conversation follows (``speech.stopped`` with the server's
-    ``audio_end_ms``, reply audio as binary frames, ``response.done`` as ``turn.metrics``)."""
+    both the same way: microphone frames (PCM16 at ``rate``, the Realtime default 24 kHz) go out
+    as base64 ``input_audio_buffer.append`` events; Realtime events come back as the events
+    Conversation follows (``speech.stopped`` with the server's ``audio_end_ms``, each
+    ``response.output_audio.delta`` as a binary frame, ``response.done`` as ``turn.metrics``,
+    or ``reply.interrupted`` / a ``turn_failed`` error by its status).
 
-    def __init__(self, ws) -> None:
-        self.ws = ws
+    The Realtime API has no ``playback.done``: its server takes reply audio as playing from
+    when it is sent, for as long as it lasts, and speech over it is a barge-in (and is heard
+    through the echo suppressor). So this client plays the reply, as a Realtime client does: a
+    completed response is reported (and the next question asked) only once the reply's audio
+    would have finished playing from its first delta."""
+
+    def __init__(self, ws, rate: int = REALTIME_RATE) -> None:
+        self.ws, self.rate = ws, rate
+        self.out_rate = 24000  # the Realtime default, until session.updated says otherwise
         self.turn = 0
         self.response_turn: dict[str, int] = {}
+        self.playing: dict[str, list[float]] = {}  # response id → [first delta, samples]
+        self.hold_until: float | None = None  # a completed reply still playing until then
         self.pending: list[str | bytes] = []
+        self.clock, self.sleep = time.perf_counter, asyncio.sleep  # replaceable in tests
 
     async def start(self) -> None:
+        fmt = {"type": "audio/pcm", "rate": self.rate}
         await self.ws.send(json.dumps({"type": "session.update", "session": {
-            "type": "realtime", "audio": {"input": {"format": {"type": "audio/pcm",
-                                                               "rate": SAMPLE_RATE}}}}}))
+            "type": "realtime", "audio": {"input": {"format": fmt,
+                                                    "turn_detection": {"type": "server_vad"}}}}}))
 
     async def send(self, message: str | bytes) -> None:
         if isinstance(message, bytes):
@@ -265,37 +288,60 @@ class RealtimeAsOurs:
         return self
 
     async def __anext__(self) -> str | bytes:
+        import websockets
+
         while not self.pending:
-            ev = json.loads(await self.ws.__anext__())
-            kind = ev["type"]
-            ours: list[str | bytes] = []
-            if kind == "input_audio_buffer.speech_stopped":
-                self.turn += 1
-                ours.append({"type": "speech.stopped", "turn": self.turn,
-                             "speech_end_ms": ev["audio_end_ms"]})
-            elif kind == "response.created":
-                self.response_turn[ev["response"]["id"]] = self.turn
-            elif kind == "response.output_audio.delta":
-                turn = self.response_turn.get(ev["response_id"])
-                ours += [{"type": "reply.audio.start", "turn": turn},
-                         base64.b64decode(ev["delta"])]
-            elif kind == "response.done":
-                turn = self.response_turn.pop(ev["response"]["id"], None)
-                status = ev["response"]["status"]
-                if status == "completed":
-                    ours += [{"type": "reply.audio.end", "turn": turn},
-                             {"type": "turn.metrics", "turn": turn}]
-                elif status == "cancelled":
-                    ours.append({"type": "reply.interrupted", "turn": turn})
-            elif kind == "error":
-                err = ev.get("error", {})
-                ours.append({"type": "error", "code": err.get("code"), "turn": None,
-                             "message": err.get("message")})
+            try:  # a websockets connection is iterated by an async generator: no __anext__
+                message = await self.ws.recv()
+            except websockets.exceptions.ConnectionClosedOK:
+                raise StopAsyncIteration from None
+            ours = self.translate(json.loads(message))
+            if self.hold_until is not None:  # let the reply play out before reporting it
+                delay, self.hold_until = self.hold_until - self.clock(), None
+                if delay > 0:
+                    await self.sleep(delay)
             self.pending += [m if isinstance(m, bytes) else json.dumps(m) for m in ours]
         return self.pending.pop(0)
 
+    def translate(self, ev: dict) -> list[dict | bytes]:
+        kind = ev["type"]
+        if kind == "session.updated":
+            self.out_rate = ev["session"]["audio"]["output"]["format"]["rate"]
+        elif kind == "input_audio_buffer.speech_stopped":
+            self.turn += 1
+            return [{"type": "speech.stopped", "turn": self.turn,
+                     "speech_end_ms": ev["audio_end_ms"]}]
+        if kind == "response.created":
+            self.response_turn[ev["response"]["id"]] = self.turn
+        elif kind == "response.output_audio.delta":
+            turn = self.response_turn.get(ev["response_id"])
+            audio = base64.b64decode(ev["delta"])
+            play = self.playing.setdefault(ev["response_id"], [self.clock(), 0])
+            play[1] += len(audio) // 2
+            return [{"type": "reply.audio.start", "turn": turn}, audio]
+        elif kind == "response.done":
+            turn = self.response_turn.pop(ev["response"]["id"], None)
+            play = self.playing.pop(ev["response"]["id"], None)
+            status = ev["response"]["status"]
+            if status == "completed":
+                if play is not None:
+                    self.hold_until = play[0] + play[1] / self.out_rate
+                return [{"type": "reply.audio.end", "turn": turn},
+                        {"type": "turn.metrics", "turn": turn}]
+            if status == "cancelled":
+                return [{"type": "reply.interrupted", "turn": turn}]
+            if status == "failed":
+                return [{"type": "error", "code": "turn_failed", "turn": turn}]
+        elif kind == "error":
+            err = ev.get("error", {})
+            if err.get("code") != "turn_failed":  # that one is the response.done just above
+                return [{"type": "error", "code": err.get("code"), "turn": None,
+                         "message": err.get("message")}]
+        return []
+
 
 async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: Stats) -> None:
+    """One user for ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE`."""
     import websockets
 
     await asyncio.sleep(idx * STAGGER_S)
@@ -310,18 +356,26 @@ async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: St
             if realtime:
                 ws = RealtimeAsOurs(ws)
                 await ws.start()
-            conv = Conversation(ws, st)
+            conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE)
             rx = asyncio.create_task(conv.receive())
-            try:
-                await conv.speak(clips, idx, deadline)
+            tx = asyncio.create_task(conv.speak(clips, idx, deadline))
+            try:  # the microphone runs to the deadline, unless the receiver stops first
+                await asyncio.wait([rx, tx], return_when=asyncio.FIRST_COMPLETED)
+                if rx.done() and not tx.done():
+                    tx.cancel()
+                    if rx.exception() is None:
+                        raise websockets.exceptions.ConnectionClosedError(None, None)
+                    raise rx.exception()
+                tx.result()
             finally:
                 rx.cancel()
+                tx.cancel()
     except websockets.exceptions.InvalidStatus as e:  # refused at the handshake
         st.sessions_failed += 1
         if e.response.status_code == 503:
             st.outcomes["busy"] += 1
         print(f"load: session {idx} refused ({e.response.status_code})", file=sys.stderr)
-    except (websockets.exceptions.ConnectionClosed, TimeoutError, OSError) as e:
+    except Exception as e:  # dropped, timed out, or a bug in the client: never silent
         st.sessions_failed += 1
         if conv is not None and conv.busy:
             st.outcomes["busy"] += 1
@@ -854,13 +908,21 @@ def main(argv: list[str] | None = None) -> int:
             f"{'CPU/aud':>7}"
         )
         levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
+        rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
+        # One question first, not counted: the first turns of a fresh server are slower (lazy
+        # loading, first-call caches), and whichever protocol went first would pay for them.
+        for proto in protocols:
+            url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
+            cs = rt_clips if proto == "realtime" else clips
+            asyncio.run(session(url, cs, time.perf_counter() + 1.0, 0, Stats()))  # one prompt
         for proto, n in levels:
             st = Stats()
             url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
+            cs = rt_clips if proto == "realtime" else clips
 
-            async def run(n: int = n, st: Stats = st, url: str = url) -> None:
+            async def run(n: int = n, st: Stats = st, url: str = url, cs=cs) -> None:
                 deadline = time.perf_counter() + args.seconds
-                await asyncio.gather(*(session(url, clips, deadline, i, st) for i in range(n)))
+                await asyncio.gather(*(session(url, cs, deadline, i, st) for i in range(n)))
 
             asyncio.run(run())
             rss, peak = rss_mb(server.proc.pid)

@@ -22,6 +22,7 @@ from tests.voice.voice_wavs import (
 from voice.audio import (
     SAMPLE_RATE,
     AudioError,
+    LowDelayResampler,
     StreamResampler,
     decode_wav,
     read_wav,
@@ -123,6 +124,36 @@ def test_stream_resampler_matches_one_shot() -> None:
     assert np.max(np.abs(y[:n].astype(int) - whole[:n].astype(int))) < 200
     assert StreamResampler(16000, 16000).process(x) is x
 
+
+
+@pytest.mark.parametrize("rates", [(24000, 16000), (16000, 24000), (22050, 48000)])
+def test_low_delay_resampler_matches_one_shot_and_holds_back_2_ms(rates) -> None:
+    src, dst = rates
+    x = np.round(sine(FREQ, 1.0, src, AMP) * 32767).astype(np.int16)
+    r = LowDelayResampler(src, dst)
+    step = src // 50  # 20 ms, as a microphone sends
+    parts, held = [], []
+    for i in range(step, len(x) + 1, step):
+        parts.append(r.process(x[i - step : i]))
+        held.append(i * dst / src - sum(map(len, parts)))
+    parts.append(r.process(np.zeros(0, np.int16), last=True))
+    y = np.concatenate(parts)
+    whole = resample(x, src, dst)
+    assert y.dtype == np.int16 and len(y) == len(whole)
+    assert np.max(np.abs(y.astype(int) - whole.astype(int))) < 50  # aligned, no clicks
+    assert max(held) <= 0.0021 * dst + 1  # only the filter's 2 ms lookahead
+    assert LowDelayResampler(16000, 16000).process(x) is x
+
+
+def test_low_delay_resampler_keeps_speech_band_and_stops_aliases() -> None:
+    t = np.arange(24000) / 24000
+    rms = {}
+    for f in (6000, 10000):  # 10 kHz would fold back to 6 kHz at 16 kHz
+        x = np.round(np.sin(2 * np.pi * f * t) * 16000).astype(np.int16)
+        y = LowDelayResampler(24000, 16000).process(x)[200:-200].astype(float)
+        rms[f] = np.sqrt(np.mean(y**2))
+    assert rms[6000] == pytest.approx(16000 / np.sqrt(2), rel=0.01)
+    assert rms[10000] < 16000 / np.sqrt(2) * 10 ** (-60 / 20)  # 60 dB down
 
 # -- errors ------------------------------------------------------------------------------
 

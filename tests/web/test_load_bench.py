@@ -5,6 +5,7 @@ and the client reports playback as done when a reply's audio has arrived."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib.util
 import json
 import sys
@@ -135,3 +136,84 @@ def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
     # From the audible end (the clip is audible to its last sample, sent from t0 = 0).
     assert st.latencies_ms == [pytest.approx((conv.turns[1].first_audio - 0.5) * 1000.0)]
     assert st.lost == st.unheard == 0
+
+
+class RealtimeSocket:
+    """A Realtime server's events, read as a websockets connection is read: ``recv()`` (the
+    connection has no ``__anext__``), then ``ConnectionClosedOK``; records what is sent."""
+
+    def __init__(self, events: list[dict]) -> None:
+        self.events, self.sent = [json.dumps(e) for e in events], []
+
+    async def recv(self) -> str:
+        from websockets.exceptions import ConnectionClosedOK
+
+        await asyncio.sleep(0)
+        if not self.events:
+            raise ConnectionClosedOK(None, None)
+        return self.events.pop(0)
+
+    async def send(self, m: str) -> None:
+        self.sent.append(json.loads(m))
+
+
+def test_realtime_events_are_followed_as_ours(load) -> None:
+    """A spoken turn on /v1/realtime: appends go out in base64 at 24 kHz, the reply's audio is
+    attributed to its turn, and the completed response is reported once the reply has played."""
+    clock = [50.0]
+
+    async def sleep(s: float) -> None:
+        clock[0] += s
+
+    reply = np.full(24000, 7, dtype="<i2").tobytes()  # 1 s at 24 kHz
+    b64 = base64.b64encode(reply).decode()
+    script = [
+        {"type": "session.updated", "session": {"audio": {"output": {"format": {"rate": 24000}}}}},
+        {"type": "input_audio_buffer.speech_started", "audio_start_ms": 500},
+        {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 2000},
+        {"type": "response.created", "response": {"id": "r1"}},
+        {"type": "response.output_audio.delta", "response_id": "r1", "delta": b64},
+        {"type": "response.done", "response": {"id": "r1", "status": "completed"}},
+        {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 6000},
+        {"type": "response.created", "response": {"id": "r2"}},
+        {"type": "response.done", "response": {"id": "r2", "status": "cancelled"}},
+        {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 9000},
+        {"type": "response.created", "response": {"id": "r3"}},
+        {"type": "error", "error": {"code": "turn_failed", "message": "TTS failed"}},
+        {"type": "response.done", "response": {"id": "r3", "status": "failed"}},
+        {"type": "error", "error": {"code": "rate_limited", "message": "x"}},
+    ]
+    sock = RealtimeSocket(script)
+    rt = load.RealtimeAsOurs(sock)
+    rt.clock, rt.sleep = (lambda: clock[0]), sleep
+    st = load.Stats()
+    conv = load.Conversation(rt, st, load.REALTIME_RATE)
+    conv.t0 = 100.0
+    conv.clock = lambda: clock[0]
+
+    async def main() -> None:
+        await rt.start()
+        await rt.send(b"\1\0" * 480)  # one 20 ms frame at 24 kHz
+        await conv.receive()  # to the end of the script (ConnectionClosedOK)
+
+    asyncio.run(main())
+    fmt = sock.sent[0]["session"]["audio"]["input"]["format"]
+    assert fmt == {"type": "audio/pcm", "rate": 24000}
+    assert sock.sent[1]["type"] == "input_audio_buffer.append"
+    assert base64.b64decode(sock.sent[1]["audio"]) == b"\1\0" * 480
+    assert {n: t.outcome for n, t in conv.turns.items()} == {
+        1: "answered", 2: "interrupted", 3: "error",
+    }
+    assert conv.turns[1].speech_end == pytest.approx(102.0)
+    assert conv.turns[1].first_audio == pytest.approx(50.0)
+    assert clock[0] == pytest.approx(51.0)  # the answer played out (1 s) before it was reported
+    assert st.protocol_errors == 1  # rate_limited; turn_failed belongs to turn 3
+
+
+def test_a_clip_at_24khz_keeps_its_audible_end(load) -> None:
+    audio = np.concatenate([np.zeros(8000), np.full(8000, 9000), np.zeros(8000)]).astype(np.int16)
+    clip = load.Clip("q", audio)
+    at24 = clip.at(24000)
+    assert len(at24.audio) == 36000
+    assert at24.audible_end == pytest.approx(clip.audible_end * 1.5, abs=1)
+    assert clip.at(load.SAMPLE_RATE) is clip

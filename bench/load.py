@@ -648,6 +648,7 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 "audio_s": round(audio, 1),
                 "server_cpu_per_audio_s": round(cpu / audio, 2) if audio else None,
                 "user_cpu_per_audio_s": st.cpu_per_audio_s(),
+                "latencies_ms": [round(x) for x in st.latencies_ms],
                 "adversaries": {
                     a.kind: {
                         "connections": a.connections,

@@ -91,11 +91,18 @@ class Turn:
     speech_end: float  # client clock
     first_audio: float | None = None
     outcome: str | None = None
+    stages_ms: dict = field(default_factory=dict)  # the server's turn.metrics latency_ms
 
 
 @dataclass
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)  # from the audible end
+    by_clip_ms: dict[str, list[float]] = field(  # the same, by prompt
+        default_factory=lambda: collections.defaultdict(list)
+    )
+    stages_ms: dict[str, list[float]] = field(  # the server's own stage times, answered turns
+        default_factory=lambda: collections.defaultdict(list)
+    )
     vad_latencies_ms: list[float] = field(default_factory=list)  # from the server's speech_end
     clips: int = 0  # prompts spoken
     turns: int = 0  # utterances the server detected
@@ -174,6 +181,8 @@ class Conversation:
             elif kind == "turn.metrics":
                 t = self.turns.get(turn)
                 self._resolve(turn, "answered" if t and t.first_audio else "silent")
+                if t is not None:
+                    t.stages_ms = ev.get("latency_ms") or {}
             elif kind == "error":
                 if ev.get("code") == "turn_failed" and turn in self.turns:
                     self._resolve(turn, "error")
@@ -231,6 +240,9 @@ class Conversation:
                     st.vad_latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
                     if t is new[-1]:  # the turn that ends where the prompt stops being audible
                         st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
+                        st.by_clip_ms[clip.name].append(st.latencies_ms[-1])
+                        for stage, ms in t.stages_ms.items():
+                            st.stages_ms[stage].append(ms)
             for _ in range(round(GAP_S * 50)):
                 await self._send(silence)
 
@@ -313,8 +325,10 @@ class RealtimeAsOurs:
             if status == "completed":
                 if play is not None:
                     self.hold_until = play[0] + play[1] / self.out_rate
+                ours = ev["response"].get("metadata", {}).get("diffvoice", {})
                 return [{"type": "reply.audio.end", "turn": turn},
-                        {"type": "turn.metrics", "turn": turn}]
+                        {"type": "turn.metrics", "turn": turn,
+                         "latency_ms": ours.get("latency_ms", {})}]
             if status == "cancelled":
                 return [{"type": "reply.interrupted", "turn": turn}]
             if status == "failed":
@@ -327,6 +341,20 @@ class RealtimeAsOurs:
         return []
 
 
+async def connect(url: str):
+    """A websocket to the server; a 503 is asked again for up to 5 s, as the sessions of the
+    level before (or of the warm-up) may still be closing on the server."""
+    import websockets
+
+    for attempt in range(10):
+        try:
+            return await websockets.connect(url, max_size=2**24)
+        except websockets.exceptions.InvalidStatus as e:
+            if e.response.status_code != 503 or attempt == 9:
+                raise
+            await asyncio.sleep(0.5)
+
+
 async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: Stats) -> None:
     """One user for ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE`."""
     import websockets
@@ -335,7 +363,7 @@ async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: St
     conv: Conversation | None = None
     realtime = url.endswith("/v1/realtime")
     try:
-        async with websockets.connect(url, max_size=2**24) as ws:
+        async with await connect(url) as ws:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if hello.get("type") != ("session.created" if realtime else "session.started"):
                 st.sessions_failed += 1
@@ -885,6 +913,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
+        by_clip: dict[tuple[str, int], dict[str, list[float]]] = {}
         # One question first, not counted: the first turns of a fresh server are slower (lazy
         # loading, first-call caches), and whichever protocol went first would pay for them.
         for proto in protocols:
@@ -915,10 +944,13 @@ def main(argv: list[str] | None = None) -> int:
                 "p50_ms": pct(st.latencies_ms, 50),
                 "p90_ms": pct(st.latencies_ms, 90),
                 "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
+                # The server's clock, from the audible end it found, on the prompts' last turns.
+                "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
                 "server_rss_mb": rss,
                 "server_peak_rss_mb": peak,
             }
             rows.append(row)
+            by_clip[proto, n] = st.by_clip_ms
             print(
                 f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
                 f"{row['silent']:>6} "
@@ -933,15 +965,23 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
         crossing = next((r["sessions"] for r in rows if (r["p90_ms"] or 0) > 2000), None)
         gap = {}  # Realtime minus /ws p50 latency at each session count (the same run)
+        paired = {}  # the median over prompts of (Realtime minus /ws), each prompt's median
         for n in counts:
             by = {r["protocol"]: r["p50_ms"] for r in rows if r["sessions"] == n}
             if by.get("ws") is not None and by.get("realtime") is not None:
                 gap[n] = round(by["realtime"] - by["ws"], 1)
+            ws, rt = by_clip.get(("ws", n), {}), by_clip.get(("realtime", n), {})
+            diffs = [np.median(rt[c]) - np.median(ws[c]) for c in ws.keys() & rt.keys()]
+            if diffs:
+                paired[n] = {"ms": round(float(np.median(diffs)), 1), "prompts": len(diffs)}
         lost = sum(r["lost"] + r["unheard"] for r in rows)
         print(json.dumps({
             "levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost,
             "asr": "second process (asr.url)" if asr_server else "in process",
             "realtime_minus_ws_p50_ms": gap,
+            # Each protocol asks the prompts in the same order, but a Realtime client waits for
+            # each answer to play, so it gets through fewer: this compares like with like.
+            "realtime_minus_ws_same_prompts_ms": paired,
         }))
         clean = lost == 0 and all(r["protocol_errors"] == 0 for r in rows)
         return 0 if clean else 1

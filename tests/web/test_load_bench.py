@@ -135,6 +135,7 @@ def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
     assert st.vad_latencies_ms == [pytest.approx(1100.0)]  # from the server's end of speech
     # From the audible end (the clip is audible to its last sample, sent from t0 = 0).
     assert st.latencies_ms == [pytest.approx((conv.turns[1].first_audio - 0.5) * 1000.0)]
+    assert st.by_clip_ms == {"q": st.latencies_ms}
     assert st.lost == st.unheard == 0
 
 
@@ -173,7 +174,8 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
         {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 2000},
         {"type": "response.created", "response": {"id": "r1"}},
         {"type": "response.output_audio.delta", "response_id": "r1", "delta": b64},
-        {"type": "response.done", "response": {"id": "r1", "status": "completed"}},
+        {"type": "response.done", "response": {"id": "r1", "status": "completed", "metadata": {
+            "diffvoice": {"latency_ms": {"first_audio_out": 700.0}}}}},
         {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 6000},
         {"type": "response.created", "response": {"id": "r2"}},
         {"type": "response.done", "response": {"id": "r2", "status": "cancelled"}},
@@ -206,6 +208,7 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     }
     assert conv.turns[1].speech_end == pytest.approx(102.0)
     assert conv.turns[1].first_audio == pytest.approx(50.0)
+    assert conv.turns[1].stages_ms == {"first_audio_out": 700.0}  # the server's own stages
     assert clock[0] == pytest.approx(51.0)  # the answer played out (1 s) before it was reported
     assert st.protocol_errors == 1  # rate_limited; turn_failed belongs to turn 3
 

@@ -9,6 +9,7 @@ import base64
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +221,24 @@ def test_a_clip_at_24khz_keeps_its_audible_end(load) -> None:
     assert len(at24.audio) == 36000
     assert at24.audible_end == pytest.approx(clip.audible_end * 1.5, abs=1)
     assert clip.at(load.SAMPLE_RATE) is clip
+
+
+@pytest.mark.parametrize("protocol", ["ws", "realtime"])
+def test_one_question_against_a_real_server(load, tiny_models, tiny_model, protocol) -> None:
+    """The bench's client, as ``--protocols ws,realtime`` runs it, against the real server
+    (tiny LM): the question is heard, its turn reaches an outcome, and latency is measured."""
+    from tests.web.conftest import ServerThread, tiny_config
+
+    clips = [c for c in load.load_clips() if c.name == "hello"]
+    if protocol == "realtime":
+        clips = [c.at(load.REALTIME_RATE) for c in clips]
+    cfg = tiny_config(tiny_model, "assistant.speculative=false")
+    with ServerThread(tiny_models, cfg) as s:
+        url = s.ws_url if protocol == "ws" else s.ws_url.replace("/ws", "/v1/realtime")
+        st = load.Stats()
+        deadline = time.perf_counter() + 0.5  # one question
+        asyncio.run(load.session(url, clips, deadline, 0, st))
+    assert st.clips == 1 and st.unheard == 0 and st.lost == 0, st
+    assert st.sessions_failed == 0 and st.protocol_errors == 0, st
+    assert st.turns >= 1 and st.outcomes["answered"] >= 1, st
+    assert len(st.latencies_ms) == 1 and 0 < st.latencies_ms[0] < 30_000

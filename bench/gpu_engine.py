@@ -10,20 +10,26 @@ Two geometries are built directly on the GPU, no checkpoint needed:
 For batch 1 and 8, a 256-token prompt and a 32-token block, each is timed two ways:
 
 - **full**: the full-recompute step (``reference`` mode: every step re-encodes prompt + reply);
-- **cached**: a steady-state step of ``cache`` mode (only the block is fed; the prefix — and
-  for block-causal models every finished block — is read from the KV cache),
+- **cached**: a steady-state step of ``cache`` mode (the block is fed — for LLaDA's prefix cache
+  with every masked position after it, none with the default one-block reply; the prefix, and
+  for block-causal models every finished block, is read from the KV cache),
 
 each with the Triton kernels on and off (``kernels.set_backend("triton" | "torch")``). Two
-timings per case: ``forward ms`` replays the engine's exact forward pass (captured from a real
-step: same ids, positions, cache metadata) plus the head on the block and the unmask selection,
-timed with CUDA events; ``step ms`` is a whole ``Engine.step()`` (planning, host↔device
-metadata, forward, commit), timed on the wall clock. Achieved weight-read bandwidth is parameter
-bytes (the untied input embedding excluded: only a few rows are gathered) per forward, shown
-against a measured device-to-device copy bandwidth (read + write bytes per second). A table
-comes first, then one JSON line.
+timings per case: ``forward ms`` replays the engine's exact forward pass (the runner's batch
+captured from a real step: same ids, positions, cache metadata and logit window, wherever the
+step's plan put the block among the fed tokens) plus the head on the window and the unmask
+selection, timed with CUDA events; ``step ms`` is a whole ``Engine.step()`` (planning,
+host↔device metadata, forward, commit), timed on the wall clock. Each replay is checked against
+the logits of the step it was captured from (``replay_max_diff``, zero up to rounding).
+Achieved weight-read bandwidth is parameter bytes (the untied input embedding excluded: only a
+few rows are gathered) per forward, shown against a measured device-to-device copy bandwidth
+(read + write bytes per second). A table comes first, then one JSON line.
 
 Run from the repository root: ``python bench/gpu_engine.py`` (about 2–4 minutes on an H100/H200;
 the model builds dominate). Without CUDA it exits with a one-line message and status 2.
+``--cpu-smoke`` runs the same code at toy sizes on the CPU (Triton under its interpreter), with a
+two-block reply so that LLaDA's cache step feeds a masked suffix: about a minute, a check of the
+logic before GPU time is spent.
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ class Case:
     kernels: str  # "triton" | "torch"
     fed_tokens: int = 0  # query tokens per forward, whole batch
     forward_ms: float | None = None
+    replay_max_diff: float | None = None  # replayed logits vs the captured step's
     step_ms: float | None = None
     weight_gbps: float | None = None
     of_copy: float | None = None  # weight_gbps / copy bandwidth
@@ -181,14 +188,15 @@ def weight_bytes(model) -> int:
 # --- measurements ---------------------------------------------------------------------------------
 def measure(
     engine, kind: str, batch: int, prompt: int, gen: int, block: int, warmup: int, iters: int
-) -> tuple[float, float, int, Callable[[], object]]:
-    """(forward ms, step ms, fed tokens, replay) for one step kind at ``batch``.
+) -> tuple[float, float, int, float, Callable[[], object]]:
+    """(forward ms, step ms, fed tokens, replay max |diff|, replay) for one step kind at ``batch``.
 
     Requests are added with random prompt ids; one untimed step puts them in steady state (the
     cache-mode refresh / prefill), ``warmup`` more steps compile and warm, then ``iters`` timed
-    engine steps follow, each committing one token of the block. The forward pass of the next
-    step is captured; ``replay`` reruns it (forward, head on the block, unmask selection) and
-    returns the block logits — timed alone, it is the GPU-only number.
+    engine steps follow, each committing one token of the block. The runner's batch of the next
+    step is captured with the logits it gave; ``replay`` reruns that batch (forward, head on
+    each row's window as the step's plan placed it, unmask selection) and returns the window
+    logits — timed alone, it is the GPU-only number. Replayed logits must equal the step's.
     """
     import torch
 
@@ -228,26 +236,25 @@ def measure(
         if len(engine.running) != batch:
             raise RuntimeError(f"{len(engine.running)} of {batch} requests still running")
 
-        # Capture the next step's forward arguments, then replay them alone.
+        # Capture the next step's batch (the window rows say where each plan's block lies among
+        # the fed tokens: at the end for a block-causal model, before the masked suffix for
+        # LLaDA's prefix cache) and the logits the step computed from it; then replay it alone.
+        runner = engine.runner
         captured: dict = {}
-        real_forward = model.forward
+        real_run = runner.run
 
-        def spy(*a, **k):
-            captured.update(args=a, kwargs=k)
-            return real_forward(*a, **k)
+        def spy(b):
+            out = real_run(b)
+            captured.update(batch=b, logits=out.clone())  # the engine may edit its logits
+            return out
 
-        model.forward = spy
+        runner.run = spy
         try:
             engine.step()
         finally:
-            del model.forward
-        ids, pos = captured["args"][:2]
-        kwargs = captured["kwargs"]
-        fed = int(kwargs["cache"].valid.sum())
-        shift = 1 if cfg.logit_shift else 0
-        bs = cfg.block_size if cfg.block_causal else block
-        sl = slice(ids.shape[1] - bs - shift, ids.shape[1] - shift)
-        masked = torch.ones(batch, bs, dtype=torch.bool, device=device)
+            del runner.run
+        b = captured["batch"]
+        fed = int(b.cache.valid.sum())
         thr = torch.full((batch,), 0.9, device=device)
         zeros = torch.zeros(batch, dtype=torch.long, device=device)
         temp = torch.zeros(batch, device=device)
@@ -255,16 +262,27 @@ def measure(
 
         def forward():
             with torch.inference_mode():
-                h = model(ids, pos, **kwargs)  # [B, Lq, d]
-                logits = model.logits(h[:, sl])  # [B, bs, V]
-                unmask_select(logits, masked, thr, zeros, temp, zeros, seed=0)
+                logits = runner.run(b)  # [B, Lw, V]: forward, then the head on each window
+                unmask_select(logits, b.eligible, thr, zeros, temp, zeros, seed=0)
                 return logits
 
+        diff = _max_diff(forward(), captured["logits"])
         fwd_ms = time_gpu_ms(forward, device, warmup=warmup, iters=iters)
-        return fwd_ms, statistics.median(steps), fed, forward
+        return fwd_ms, statistics.median(steps), fed, diff, forward
     finally:
         for rid in rids:
             engine.abort(rid)
+
+
+def _max_diff(a, b) -> float:
+    """Largest |a - b| over finite entries; inf where the two disagree on which are finite."""
+    import torch
+
+    a, b = a.float(), b.float()
+    finite = torch.isfinite(b)  # the mask token's logit is -inf in both
+    if not torch.equal(finite, torch.isfinite(a)):
+        return float("inf")
+    return float((a - b)[finite].abs().max()) if bool(finite.any()) else 0.0
 
 
 def run(args) -> dict:
@@ -322,10 +340,11 @@ def run(args) -> dict:
                     case = Case(model_name, batch, kind, backend)
                     say(f"gpu_engine: {model_name} batch {batch} {kind} {backend}")
                     try:
-                        fwd, step, fed, again = measure(
+                        fwd, step, fed, diff, again = measure(
                             engine, kind, batch, prompt, gen, block, args.warmup, args.iters
                         )
                         case.forward_ms, case.step_ms, case.fed_tokens = fwd, step, fed
+                        case.replay_max_diff = float(f"{diff:.3g}")
                         case.weight_gbps = nbytes / (fwd / 1000) / 1e9
                         case.of_copy = case.weight_gbps / copy_gbps
                         if replay is None and kind == "full":
@@ -344,10 +363,10 @@ def run(args) -> dict:
                 out = {}
                 for backend in ("torch", "triton"):
                     kernels.set_backend(backend)
-                    out[backend] = replay()[0].float()  # [block, V], batch row 0
+                    out[backend] = replay()[0].float()  # [Lw, V], batch row 0's window
                 a, b = out["torch"], out["triton"]
                 checks[model_name].update(
-                    max_abs_logit_diff=float(f"{float((a - b).abs().max()):.3g}"),
+                    max_abs_logit_diff=float(f"{_max_diff(b, a):.3g}"),
                     argmax_agreement=round(float((a.argmax(-1) == b.argmax(-1)).float().mean()), 4),
                 )
             except Exception as e:
@@ -398,7 +417,7 @@ def _speedups(cases: list[Case]) -> list[dict]:
 def format_table(report: dict) -> str:
     head = (
         f"{'model':<9} {'batch':>5} {'step':<6} {'kernels':<7} {'fed':>5} "
-        f"{'forward ms':>10} {'step ms':>8} {'weights GB/s':>12} {'of copy':>7}"
+        f"{'forward ms':>10} {'step ms':>8} {'weights GB/s':>12} {'of copy':>7} {'replay':>8}"
     )
     lines = [
         f"{report['device']}: copy bandwidth {report['copy_gbps']:.0f} GB/s (read + write); "
@@ -415,7 +434,7 @@ def format_table(report: dict) -> str:
         lines.append(
             f"{c['model']:<9} {c['batch']:>5} {c['step']:<6} {c['kernels']:<7} "
             f"{c['fed_tokens']:>5} {c['forward_ms']:>10.2f} {c['step_ms']:>8.2f} "
-            f"{c['weight_gbps']:>12.0f} {c['of_copy']:>7.0%}"
+            f"{c['weight_gbps']:>12.0f} {c['of_copy']:>7.0%} {c['replay_max_diff']:>8.1e}"
         )
     for s in report["speedups"]:
         parts = [
@@ -448,13 +467,16 @@ def main(argv: list[str] | None = None) -> int:
         # must be switched on before any kernel is defined.
         os.environ.setdefault("TRITON_INTERPRET", "1")
         if args.prompt == 256:
-            args.prompt, args.block = 24, 8
+            args.prompt, args.block = 16, 8
+        args.gen = args.gen or 2 * args.block  # LLaDA's cache step then feeds a masked suffix
         import torch
 
         torch.set_num_threads(1)  # toy sizes: threads only fight over the cores
         if args.batches == "1,8":
             args.batches = "1,2"
-        args.iters, args.warmup = min(args.iters, 2), min(args.warmup, 1)
+        # The interpreted Triton kernels take about a second a forward even at toy sizes: one
+        # timed step and no warm-up keep the whole run near a minute (timings mean nothing here).
+        args.iters, args.warmup = min(args.iters, 1), 0
     import torch
 
     if not args.cpu_smoke and not torch.cuda.is_available():
@@ -473,13 +495,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.gen and args.gen < args.block:
         print("gpu_engine: --gen must be at least --block", file=sys.stderr)
         return 2
-    if args.warmup + args.iters + 2 > (args.gen or args.block):
-        # every step commits one token of the reply: it must outlast warm-up and timing
-        print(
-            "gpu_engine: --warmup + --iters + 2 must not exceed the reply length "
-            "(--gen, default --block)",
-            file=sys.stderr,
-        )
+    if args.warmup + args.iters + 2 > args.block:
+        # every step commits one token of the first block: it must outlast warm-up and timing,
+        # or a cached run would time the next block's full pass too
+        print("gpu_engine: --warmup + --iters + 2 must not exceed --block", file=sys.stderr)
         return 2
     report = run(args)
     print(format_table(report))

@@ -111,6 +111,15 @@ class Stats:
     unheard: int = 0  # prompts the server never detected
     protocol_errors: int = 0  # error events not tied to a turn (should never happen)
     sessions_failed: int = 0  # connections refused or dropped
+    # per session (by connection): the server's CPU-seconds for its jobs and its audio seconds,
+    # as its latest turn.metrics said (session_cpu_s, session_audio_s)
+    session_cpu: dict = field(default_factory=dict)
+
+    def cpu_per_audio_s(self) -> float | None:
+        """CPU-seconds the server spent per second of a session's audio, over all sessions."""
+        cpu = sum(c for c, a in self.session_cpu.values())
+        audio = sum(a for c, a in self.session_cpu.values())
+        return round(cpu / audio, 3) if audio else None
 
 
 def load_clips() -> list[Clip]:
@@ -183,6 +192,10 @@ class Conversation:
                 self._resolve(turn, "answered" if t and t.first_audio else "silent")
                 if t is not None:
                     t.stages_ms = ev.get("latency_ms") or {}
+                stats = ev.get("stats") or {}
+                if "session_cpu_s" in stats:
+                    self.st.session_cpu[id(self)] = (stats["session_cpu_s"],
+                                                     stats.get("session_audio_s") or 0.0)
             elif kind == "error":
                 if ev.get("code") == "turn_failed" and turn in self.turns:
                     self._resolve(turn, "error")
@@ -328,7 +341,7 @@ class RealtimeAsOurs:
                 ours = ev["response"].get("metadata", {}).get("diffvoice", {})
                 return [{"type": "reply.audio.end", "turn": turn},
                         {"type": "turn.metrics", "turn": turn,
-                         "latency_ms": ours.get("latency_ms", {})}]
+                         "latency_ms": ours.get("latency_ms", {}), "stats": ours.get("stats", {})}]
             if status == "cancelled":
                 return [{"type": "reply.interrupted", "turn": turn}]
             if status == "failed":
@@ -453,6 +466,7 @@ class Adversary:
     closed_by_server: collections.Counter = field(default_factory=collections.Counter)
     audio_s: float = 0.0  # microphone audio it sent
     worker_s: float | None = None  # its session's Whisper/Piper worker time (turn.metrics)
+    cpu_s: float | None = None  # and the server's CPU time for those jobs
     server_audio_s: float | None = None
     turns: int = 0
     errors: collections.Counter = field(default_factory=collections.Counter)
@@ -496,6 +510,7 @@ async def _adversary_reader(ws, adv: Adversary) -> None:
             adv.turns += 1
             stats = ev.get("stats", {})
             adv.worker_s = stats.get("session_worker_s", adv.worker_s)
+            adv.cpu_s = stats.get("session_cpu_s", adv.cpu_s)
             adv.server_audio_s = stats.get("session_audio_s", adv.server_audio_s)
         elif ev.get("type") == "error":
             adv.errors[ev.get("code")] += 1
@@ -642,7 +657,7 @@ def adversarial_main(args: argparse.Namespace) -> int:
         rows = []
         print(
             f"{'phase':>9} {'turns':>6} {'answered':>8} {'lost':>5} {'p50 ms':>7} {'p90 ms':>7} "
-            f"{'RSS MB':>7} {'CPU s':>6} {'audio s':>7} {'CPU/aud':>7}"
+            f"{'RSS MB':>7} {'CPU s':>6} {'audio s':>7} {'CPU/aud':>7} {'user CPU/aud':>12}"
         )
         for phase, with_adv in (("unloaded", False), ("loaded", True)):
             rss.phase = phase
@@ -660,6 +675,7 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 "p90_ms": pct(st.latencies_ms, 90), "rss_mb": mb, "server_cpu_s": round(cpu, 1),
                 "audio_s": round(audio, 1),
                 "server_cpu_per_audio_s": round(cpu / audio, 2) if audio else None,
+                "user_cpu_per_audio_s": st.cpu_per_audio_s(),
                 "adversaries": {
                     a.kind: {
                         "connections": a.connections,
@@ -668,6 +684,12 @@ def adversarial_main(args: argparse.Namespace) -> int:
                         "turns": a.turns,
                         "errors": dict(a.errors),
                         "worker_s": a.worker_s,
+                        "cpu_s": a.cpu_s,
+                        "cpu_s_per_audio_s": (
+                            round(a.cpu_s / a.server_audio_s, 3)
+                            if a.cpu_s is not None and a.server_audio_s
+                            else None
+                        ),
                         "worker_s_per_audio_s": (
                             round(a.worker_s / a.server_audio_s, 3)
                             if a.worker_s is not None and a.server_audio_s
@@ -682,7 +704,8 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 f"{phase:>9} {st.turns:>6} {row['answered']:>8} {row['lost']:>5} "
                 f"{row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} {mb:>7} "
                 f"{row['server_cpu_s']:>6} {row['audio_s']:>7} "
-                f"{row['server_cpu_per_audio_s'] or '-':>7}",
+                f"{row['server_cpu_per_audio_s'] or '-':>7} "
+                f"{row['user_cpu_per_audio_s'] or '-':>12}",
                 flush=True,
             )
             for kind, a in row["adversaries"].items():
@@ -909,7 +932,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{'protocol':>8} {'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} "
             f"{'silent':>6} "
             f"{'errors':>6} {'interr.':>7} {'busy':>5} {'lost':>5} {'unheard':>7} "
-            f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7}"
+            f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7} "
+            f"{'CPU/aud':>7}"
         )
         levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
@@ -948,6 +972,7 @@ def main(argv: list[str] | None = None) -> int:
                 "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
                 "server_rss_mb": rss,
                 "server_peak_rss_mb": peak,
+                "cpu_s_per_audio_s": st.cpu_per_audio_s(),  # per session, its jobs' CPU
             }
             rows.append(row)
             by_clip[proto, n] = st.by_clip_ms
@@ -957,7 +982,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
                 f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
                 f"{row['vad_end_p50_ms'] or '-':>7} "
-                f"{rss:>7} {peak:>7}",
+                f"{rss:>7} {peak:>7} {row['cpu_s_per_audio_s'] or '-':>7}",
                 flush=True,
             )
             if server.proc.poll() is not None:

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import torch
 
-from engine.checkpoint import ModelLoadError
 from engine.config import DEMO_MODEL, EngineConfig
-from engine.engine import Engine, RequestError
+from engine.engine import Engine
+from engine.errors import UserError
 from engine.llm import LLM
 from engine.sampling import MODES, SamplingParams
 from engine.sequence import GenerationResult
@@ -375,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             batched=not args.no_batch,
             progress=progress,
         )
-    except (ModelLoadError, RequestError, ValueError) as e:
+    except (UserError, ValueError) as e:  # a model that will not load, a bad flag value
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         if args.model == DEMO_MODEL and not Path(DEMO_MODEL).exists():
             msg += " (the demo model is not trained yet: `diffvoice train`, or pass --model)"

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import torch
 
+from engine.errors import UserError
 from engine.model import FAMILIES, DiffusionLM, ModelConfig
 
 
-class ModelLoadError(Exception):
+class ModelLoadError(UserError):
     """A checkpoint could not be found, parsed or loaded; the message is one line."""
 
 

@@ -1,9 +1,18 @@
-"""Engine configuration: which model, where, and how many requests at once."""
+"""Engine configuration: which model, where, and how many requests at once.
+
+Also the one parser of ``--set key=value`` items, which the application's config
+(``voice/config.py``) and the training config (``training/train.py``) both read.
+"""
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from engine.errors import ConfigError
 
 DEMO_MODEL = str(Path(__file__).resolve().parent.parent / "models" / "demo")
 
@@ -37,3 +46,24 @@ class EngineConfig:
             raise ValueError("engine.threads must be between 0 and 256")
         if not isinstance(self.max_model_len, int) or not 64 <= self.max_model_len <= 131072:
             raise ValueError("engine.max_model_len must be between 64 and 131072")
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
+    """``--set key=value`` items as ``{dotted key: value}``; a later item wins.
+
+    A value is read as a TOML value (``0.8``, ``true``, ``"text"``, ``[1, 2]``); anything that is
+    not one is the plain string (``engine.model=/models/x``). An item without ``=``, or with an
+    empty key or key part, is a :class:`ConfigError`.
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not all(part.strip() for part in key.split(".")):
+            raise ConfigError(f"--set needs key=value, got {item!r}")
+        raw = raw.strip()
+        try:
+            out[key] = tomllib.loads(f"v = {raw}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key] = raw
+    return out

@@ -19,6 +19,7 @@ import torch
 
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
+from engine.errors import UserError
 from engine.grammar import GrammarCompiler, GrammarError, commit_block, precommit
 from engine.model import DiffusionLM
 from engine.runner import ModelRunner
@@ -29,7 +30,7 @@ from engine.tokenizer import ChatTokenizer
 from engine.tools import ToolFormatError, normalize_messages, normalize_tools
 
 
-class RequestError(ValueError):
+class RequestError(UserError, ValueError):
     """A request that cannot be served as given (too long, empty, bad parameters)."""
 
 

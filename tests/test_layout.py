@@ -56,3 +56,19 @@ def test_kernels_and_engine_never_import_training() -> None:
 def test_voice_never_touches_tensors() -> None:
     for f, mods in imported_modules("voice").items():
         assert not mods & {"torch", "triton", "kernels"}, f
+
+
+def test_user_facing_errors_and_the_command_line_load_without_torch() -> None:
+    """``engine.errors`` imports nothing, and ``engine`` loads its parts on first use: the CLI,
+    the config and the audio reader raise user-facing errors without paying for torch."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, voice.cli, voice.config, voice.audio, engine.errors; "
+        "print(sorted({'torch', 'triton'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)  # fmt: skip
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -31,6 +31,8 @@ from tokenizers import Tokenizer
 from tqdm import tqdm
 
 from engine.checkpoint import save_pretrained
+from engine.config import parse_overrides
+from engine.errors import ConfigError
 from engine.model import DiffusionLM, ModelConfig
 from training.corpus import build_corpus, build_tool_corpus, texts_for_tokenizer, write_jsonl
 from training.data import batch_iter, collate, collate_packed, encode_dialogs
@@ -107,17 +109,9 @@ class TrainConfig:
 
     @classmethod
     def from_toml(cls, path: str | os.PathLike, sets: list[str] | None = None) -> TrainConfig:
-        """A preset file plus ``key=value`` overrides (values parsed as TOML, bare = string)."""
-        overrides: dict[str, object] = {}
-        for item in sets or []:
-            key, eq, raw = item.partition("=")
-            if not eq:
-                raise ValueError(f"--set expects key=value, got {item!r}")
-            try:
-                value = tomllib.loads(f"v = {raw}")["v"]
-            except tomllib.TOMLDecodeError:
-                value = raw
-            overrides[key.strip().removeprefix("train.")] = value
+        """A preset file plus ``--set key=value`` overrides (:func:`engine.config.parse_overrides`;
+        a key may carry a ``train.`` prefix)."""
+        overrides = {k.removeprefix("train."): v for k, v in parse_overrides(sets or []).items()}
         return load_config(path, **overrides)
 
     def model_config(self, tok: Tokenizer) -> ModelConfig:
@@ -142,18 +136,26 @@ class TrainConfig:
 
 
 def load_config(path: str | os.PathLike | None = None, **overrides: object) -> TrainConfig:
-    """Defaults < TOML file < ``overrides``; an unknown key is an error that names it."""
+    """Defaults < TOML file < ``overrides``; a bad file, key or value is a one-line
+    :class:`ConfigError` (a ``ValueError``) that names it."""
     values: dict[str, object] = {}
     if path is not None:
-        with open(path, "rb") as fh:
-            values.update(tomllib.load(fh))
+        try:
+            with open(path, "rb") as fh:
+                values.update(tomllib.load(fh))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{path}: not valid TOML ({e})") from None
+    in_file = set(values)
     values.update({k: v for k, v in overrides.items() if v is not None})
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for key in values:
         if key not in known:
-            where = f" in {path}" if path is not None else ""
-            raise ValueError(f"unknown training config key {key!r}{where}")
-    return TrainConfig(**values)  # type: ignore[arg-type]
+            where = f" in {path}" if key in in_file and key not in overrides else ""
+            raise ConfigError(f"unknown training config key {key!r}{where}")
+    try:
+        return TrainConfig(**values)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"invalid training config: {e}") from None
 
 
 def cpu_kind() -> str:

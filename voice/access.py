@@ -15,10 +15,12 @@ import os
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from engine.errors import UserError
+
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 
 
-class ServerError(Exception):
+class ServerError(UserError):
     """The server cannot start as asked; the message is one line a person can act on."""
 
 

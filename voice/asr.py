@@ -26,12 +26,16 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 
 _RATE = SAMPLE_RATE
 
 
-class ModelLoadError(Exception):
+TAIL_PAD_S = 0.2  # silence after every utterance (see Transcriber.transcribe)
+
+
+class ModelLoadError(UserError):
     """A Whisper model could not be found or loaded; the message is one line."""
 
 
@@ -195,6 +199,10 @@ class Transcriber:
         self.load()
         t0, c0 = time.perf_counter(), time.process_time()
         seconds = len(samples) / SAMPLE_RATE
+        # A pause is found ~90 ms after the last audible sound, and Whisper takes a word cut
+        # that close for another ("What is the capital of France" -> "... of friends"): it
+        # hears the utterance to its end with a little silence after it.
+        samples = np.concatenate([samples, np.zeros(int(TAIL_PAD_S * _RATE), np.float32)])
         limit = MIN_LIMIT_S + self.max_rtf * seconds
         per_window = min(seconds, self.window_s)
 

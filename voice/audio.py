@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import soxr
 
+from engine.errors import UserError
+
 SAMPLE_RATE = 16000
 """The rate every voice stage works at (Hz)."""
 
@@ -38,7 +40,7 @@ _FORMAT_NAMES = {
 _UNKNOWN_SIZE = 0xFFFFFFFF
 
 
-class AudioError(Exception):
+class AudioError(UserError):
     """A WAV file could not be read; the message is one line a person can act on."""
 
 

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from engine.errors import UserError
+
 
 def _progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
@@ -231,24 +233,18 @@ def cmd_chat(args) -> int:
 
 # --- api / serve / bench / train / eval -------------------------------------------------------
 def cmd_api(args) -> int:
-    from voice.server import ServerError, serve_api
+    from voice.server import serve_api
 
     cfg = _load(args)
-    try:
-        serve_api(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
-    except ServerError as e:
-        raise UserError(str(e)) from None
+    serve_api(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
     return 0
 
 
 def cmd_serve(args) -> int:
-    from voice.server import ServerError, serve
+    from voice.server import serve
 
     cfg = _load(args)
-    try:
-        serve(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
-    except ServerError as e:
-        raise UserError(str(e)) from None
+    serve(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
     return 0
 
 
@@ -280,10 +276,6 @@ def cmd_eval(args) -> int:
     if args.limit:
         argv += ["--limit", str(args.limit)]
     return int(eval_main(argv) or 0)
-
-
-class UserError(Exception):
-    """A problem the user can fix; printed as one line."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -383,18 +375,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _describe(e: Exception) -> str:
-    known = {
-        "UserError",
-        "ConfigError",
-        "AudioError",
-        "ModelLoadError",
-        "VoiceLoadError",
-        "LLMError",
-        "AudioDeviceError",
-        "RequestError",
-    }
+    """The one line printed for ``e``: a :class:`UserError`'s own message; anything else is a
+    bug, named by its class, with the way to see its traceback."""
     msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    if type(e).__name__ in known:
+    if isinstance(e, UserError):
         return msg
     if isinstance(e, FileNotFoundError):
         return f"file not found: {e.filename}"

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import EngineConfig, SamplingParams
+from engine.config import parse_overrides
+from engine.errors import ConfigError  # a bad config file, key or value; the message is one line
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
-
-
-class ConfigError(Exception):
-    """A bad config file, key or value; the message is one line."""
 
 
 @dataclass
@@ -83,6 +81,7 @@ class VadConfig:
     endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
     complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
     incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
+    preface_ms: int = 450  # after the audible end, a short opener ("Hello there.") ends it then
     echo_suppression: bool = True  # silence the assistant's own voice in the microphone
     echo_margin_db: float = 6.0  # over the expected echo, the microphone is the user
 
@@ -91,6 +90,8 @@ class VadConfig:
             raise ValueError("vad.endpoint must be smart or silence")
         if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
             raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
+        if not self.complete_ms <= self.preface_ms <= self.incomplete_ms:
+            raise ValueError("vad.preface_ms must be between vad.complete_ms and vad.incomplete_ms")
         if not self.pause_ms < self.incomplete_ms <= 10_000:
             raise ValueError("vad.incomplete_ms must be longer than vad.pause_ms, at most 10000")
         if not 0 <= self.takeback_ms <= 5000:
@@ -226,14 +227,6 @@ class AppConfig:
     api: ApiConfig = field(default_factory=ApiConfig)
 
 
-def _parse_value(raw: str) -> Any:
-    """``--set`` values are TOML values; anything that is not one is a plain string."""
-    try:
-        return tomllib.loads(f"v = {raw}")["v"]
-    except tomllib.TOMLDecodeError:
-        return raw
-
-
 def _build(cls: type, data: dict, prefix: str) -> Any:
     known = {f.name: f for f in fields(cls)}
     kwargs = {}
@@ -309,11 +302,7 @@ def load_config(path: str | None = None, overrides: list[str] | None = None) -> 
             raise ConfigError(f"{p}: not valid TOML ({e})") from None
         except OSError as e:
             raise ConfigError(f"cannot read {p}: {e.strerror}") from None
-    for item in overrides or []:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ConfigError(f"--set needs key=value, got {item!r}")
+    for key, value in parse_overrides(overrides or []).items():
         node = data
         parts = key.split(".")
         for part in parts[:-1]:
@@ -321,5 +310,5 @@ def load_config(path: str | None = None, overrides: list[str] | None = None) -> 
             if not isinstance(nxt, dict):
                 raise ConfigError(f"unknown config key {key!r}")
             node = nxt
-        node[parts[-1]] = _parse_value(raw.strip())
+        node[parts[-1]] = value
     return _build(AppConfig, _merge({}, data), "")

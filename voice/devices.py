@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import numpy as np
 
+from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 from voice.pipeline import Sink
 
@@ -16,7 +17,7 @@ NO_DEVICE_HINT = (
 )
 
 
-class AudioDeviceError(Exception):
+class AudioDeviceError(UserError):
     """No usable sound card; the message is one line and names the fix."""
 
 

@@ -12,9 +12,10 @@ before the VAD sees it. When nothing is playing the microphone passes untouched.
 
 This is the classic telephone echo suppressor, not a linear echo canceller: while the assistant
 speaks, only speech clearly louder than its echo gets through (which is what a barge-in is).
-Known limit: with a speaker-to-microphone delay of 80 ms or more, echo leaks through once,
-about half a second into the first reply, while the first estimate settles (tested: 10 and
-40 ms delays never leak). docs/turn-taking.md says what else was tried.
+The microphone and reference energies are kept frame for frame from the start (an earlier
+version recorded the microphone only while something played, which shifted the two envelopes
+against each other and let echo with a delay of 80 ms or more leak through at the first
+estimate). Tested with delays of 10 to 120 ms. docs/turn-taking.md says what else was tried.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ class EchoSuppressor:
         self.frame = sample_rate // 100  # 10 ms
         self.margin = 10.0 ** (margin_db / 10.0)
         self.max_delay = max(1, max_delay_ms // 10)  # frames
-        self._em: deque[float] = deque(maxlen=200)  # 2 s of microphone energy per frame
-        self._er: deque[float] = deque(maxlen=200 + self.max_delay)  # and of the reference
+        # Energy per frame of the microphone and of the reference, frame for frame (the same
+        # index is the same 10 ms): 2 s plus the longest delay.
+        self._em: deque[float] = deque(maxlen=200 + self.max_delay)
+        self._er: deque[float] = deque(maxlen=200 + self.max_delay)
         self._mic = np.zeros(0, dtype=np.int16)
         self._ref = np.zeros(0, dtype=np.int16)
         self._out = np.zeros(0, dtype=np.int16)
@@ -64,34 +67,37 @@ class EchoSuppressor:
         """Delay: where the energy envelopes match best; coupling: a low percentile of the
         microphone-to-reference energy ratio there (talking over the reply only raises it; a
         microphone that stays quiet while the reply plays, as with headphones, gives ~0)."""
-        em = np.log10(np.asarray(self._em) + 1.0)  # [T]
-        er = np.log10(np.asarray(self._er) + 1.0)  # [T + D]
-        t = len(em)
-        if t < self.max_delay + 20 or len(er) < t:
+        em_all = np.log10(np.asarray(self._em) + 1.0)  # [L]
+        er = np.log10(np.asarray(self._er) + 1.0)  # [L], frame for frame
+        n = len(em_all)
+        t = n - self.max_delay  # the microphone frames compared, each delay against its past
+        if t < 20:
             return
+        em = em_all[n - t :]
         best, best_c = 0, -2.0
-        for d in range(min(self.max_delay, len(er) - t) + 1):
-            r = er[len(er) - t - d : len(er) - d]
+        for d in range(self.max_delay + 1):
+            r = er[n - t - d : n - d]
             if r.std() < 1e-6 or em.std() < 1e-6:
                 continue
             c = float(np.corrcoef(em, r)[0, 1])
             if c > best_c:
                 best, best_c = d, c
-        r = er[len(er) - t - best : len(er) - best]
-        loud = r >= np.percentile(r, 50)
-        if loud.sum() < 10:
+        r = er[n - t - best : n - best]
+        played = r > 2.0  # frames with audible reference (energy over 100, as in _gate)
+        if played.sum() < 20:
             return
+        loud = played & (r >= np.percentile(r[played], 50))
         self.delay = best
         self.coupling = min(1.0, float(10.0 ** np.percentile(em[loud] - r[loud], 50)))
 
     def _gate(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
         rf, mf = ref.astype(np.float64), mic.astype(np.float64)
-        self._er.append(float((rf * rf).mean()))
         energy = float((mf * mf).mean())
+        self._er.append(float((rf * rf).mean()))
+        self._em.append(energy)
         recent = list(self._er)[-(self.max_delay + 1) :]
         if max(recent) < 1e2:  # nothing (audible) played lately: the microphone is the user's
             return mic
-        self._em.append(energy)
         self._since_fit += 1
         if self._since_fit >= 10:
             self._since_fit = 0

@@ -9,8 +9,10 @@ sentence ("What is the capital of … Australia?"). The pipeline combines three 
 - **how it was said**, as Whisper writes it: a sentence that trails off gets "..." or a comma,
   a finished one ends with "." or "?".
 
-A complete transcript ends the turn after ``vad.complete_ms`` of quiet; an incomplete one waits
-up to ``vad.incomplete_ms``. docs/turn-taking.md says why this is a rule and not a model.
+A complete transcript ends the turn after ``vad.complete_ms`` of quiet; a short preface
+(:func:`is_preface`: "Hello there.", "Okay so.") after ``vad.preface_ms``, since people pause
+after one and go on ("Hello there, … can you hear me?"); an incomplete one waits up to
+``vad.incomplete_ms``. docs/turn-taking.md says why this is a rule and not a model.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ _DANGLING = frozenset(
 # half, and taking that as the whole question cuts the user off mid-sentence.
 _RELATIONAL = frozenset("capital population currency area root".split())
 # Short one-word turns that are finished on their own.
+# A conversion names where to: "Convert twenty degrees" (Whisper: "Convert 20 degrees.") is
+# the first half of "... Celsius to Fahrenheit", not a request of its own.
+_CONVERT = frozenset("convert translate".split())
+_TARGET = frozenset("to into in".split())
 _FINISHED_WORDS = frozenset("yes no yeah nope okay ok thanks stop hello hi hey sure".split())
 _TRAILING = ("...", "…", ",", "-", "–", "—", ":", ";")
 
@@ -61,4 +67,28 @@ def is_complete(transcript: str) -> bool:
         return True
     if last in _RELATIONAL and words[0] in ("what", "what's", "whats", "tell"):
         return False
+    if words[0] in _CONVERT and not _TARGET.intersection(words[1:]):
+        return False
     return last not in _DANGLING
+
+
+# Openers of a question or a request: a turn that starts with one is said for its own sake.
+_ASKING = frozenset(
+    """
+    what what's whats who who's whos where where's when why how which whose whom
+    is are was were do does did can could will would should shall may might have has
+    tell spell convert translate set remind start stop cancel say give show play call
+    """.split()
+)
+
+
+def is_preface(transcript: str) -> bool:
+    """Whether a complete ``transcript`` is a short opener that people often go on after:
+    a greeting, an acknowledgement or a filler of at most three words that does not open a
+    question or a request ("Hello there.", "Hello?", "Okay.", "Well, yes."). "Who are you?",
+    "Stop." and "Tell me a joke." are not prefaces."""
+    text = transcript.strip()
+    words = re.sub(r"[^a-z0-9' ]", " ", text.lower()).split()
+    if not words or len(words) > 3:
+        return False
+    return words[0] not in _ASKING

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
+from engine.errors import UserError
 from engine.tools import ToolCallFilter, ToolFormatError, parse_tool_calls, tool_request
 
 
-class LLMError(Exception):
+class LLMError(UserError):
     """The LLM stage failed for this turn; the message is one line."""
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
 from voice.echo import EchoSuppressor
-from voice.endpoint import is_complete
+from voice.endpoint import is_complete, is_preface
 from voice.frames import (
     EndFrame,
     ErrorFrame,
@@ -176,6 +176,9 @@ class Sink:
     """Where the assistant's voice goes. ``play`` returns when (wall clock) it will be heard."""
 
     sample_rate: int
+    # Played on a loudspeaker next to this process's microphone, so the microphone may hear it
+    # (echo suppression applies). A remote client plays it itself and cancels its own echo.
+    plays_here: bool = True
 
     async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
         raise NotImplementedError
@@ -357,7 +360,7 @@ class Pipeline:
         """Add int16 16 kHz mono audio from the user."""
         if self._t0 is None:
             self.start()
-        if self.cfg.vad.echo_suppression and self.realtime:
+        if self._suppress_echo():
             chunk = self._echo.process(chunk, self._reference(self._fed, len(chunk)))
         self._fed += len(chunk)
         for ev in self.detector.feed(chunk):
@@ -493,7 +496,9 @@ class Pipeline:
         if not self._smart or s is None or s.transcript is None:
             return
         quiet_ms = (self.detector.position - s.paused.audible_end) * 1000 / SAMPLE_RATE
-        if quiet_ms >= self.cfg.vad.complete_ms and is_complete(s.transcript):
+        v = self.cfg.vad
+        need = v.preface_ms if is_preface(s.transcript) else v.complete_ms
+        if quiet_ms >= need and is_complete(s.transcript):
             for ev in self.detector.end_now():
                 await self._on_end(ev, self.clock(), "complete")
 
@@ -813,8 +818,14 @@ class Pipeline:
             await self._play(turn, chunks, piece)
 
     # --- echo: what the speaker plays, on the microphone's stream clock --------------------
+    def _suppress_echo(self) -> bool:
+        """A live microphone next to the loudspeaker playing the reply (not a remote client's:
+        the page asks the browser for its echo canceller, and the server does not know when
+        a remote client really plays each chunk)."""
+        return self.cfg.vad.echo_suppression and self.realtime and self.sink.plays_here
+
     def _add_reference(self, start: float, audio: np.ndarray) -> None:
-        if not (self.cfg.vad.echo_suppression and self.realtime) or self._t0 is None:
+        if not self._suppress_echo() or self._t0 is None:
             return
         a = resample(audio, self.sink.sample_rate, SAMPLE_RATE)
         self._played.append((round((start - self._t0) * SAMPLE_RATE), a))

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 from voice.tts import SpeechChunk, split_sentences
 
@@ -27,7 +28,7 @@ SPEECH_RATE = 24000  # OpenAI's pcm output: 16-bit mono at 24 kHz
 _TIMEOUT_S = 60
 
 
-class RemoteSpeechError(Exception):
+class RemoteSpeechError(UserError):
     """The remote audio endpoint failed; the message is one line."""
 
 

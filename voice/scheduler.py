@@ -24,6 +24,9 @@ Here a fixed set of worker threads runs every job, and each session submits thro
   A job already running gets a stop flag it may check (ASR checks it between segments).
 - **Bounded.** A lane holds at most ``max_jobs`` jobs queued or running; more is
   :class:`SchedulerBusy`.
+- **Measured.** Each lane counts its worker-seconds (wall time on a worker) and its
+  CPU-seconds: the process's CPU time (Whisper's and Piper's own threads included), split
+  evenly between the jobs running while it was spent.
 
 Plain threads and a condition variable: the bookkeeping is testable without models, and works
 from any event loop (results go back with ``call_soon_threadsafe``).
@@ -74,6 +77,7 @@ class Lane:
         self.queued: list[_Job] = []
         self.running: list[_Job] = []
         self.work_s = 0.0  # worker-seconds this lane has used
+        self.cpu_s = 0.0  # CPU-seconds of the process spent on its jobs (see Scheduler._meter)
         self.speculative_s = 0.0  # the part of work_s that was speculative
         self.jobs_run = 0
         self.jobs_dropped = 0  # superseded or cancelled before they reached a worker
@@ -166,6 +170,8 @@ class Scheduler:
         self._spec_running = 0
         self._closed = False
         self._names = itertools.count(1)
+        self.cpu_clock: Callable[[], float] = time.process_time
+        self._cpu_mark = self.cpu_clock()
 
     # --- public -------------------------------------------------------------------------
     def lane(self, name: str | None = None) -> Lane:
@@ -196,12 +202,22 @@ class Scheduler:
             return {
                 lane.name: {
                     "queued": len(lane.queued), "running": len(lane.running),
-                    "work_s": round(lane.work_s, 3), "dropped": lane.jobs_dropped,
+                    "work_s": round(lane.work_s, 3), "cpu_s": round(lane.cpu_s, 3),
+                    "dropped": lane.jobs_dropped,
                 }
                 for lane in self._lanes
             }
 
     # --- bookkeeping (all under self._cv) --------------------------------------------------
+    def _meter(self) -> None:
+        """The process CPU time since the last job started or ended goes, in equal parts, to
+        the jobs running meanwhile (the same set throughout: this runs at every change)."""
+        now = self.cpu_clock()
+        spent, self._cpu_mark = now - self._cpu_mark, now
+        running = [job for lane in self._lanes for job in lane.running]
+        for job in running:
+            job.lane.cpu_s += spent / len(running)
+
     def _submit(self, job: _Job) -> None:
         lane = job.lane
         with self._cv:
@@ -270,6 +286,7 @@ class Scheduler:
                         break
                     self._cv.wait(timeout=None if wait is None else max(wait, 0.005) + 0.001)
                 lane = job.lane
+                self._meter()
                 lane.queued.remove(job)
                 lane.running.append(job)
                 job.running = True
@@ -283,6 +300,7 @@ class Scheduler:
                 error = e
             t1 = self.clock()
             with self._cv:
+                self._meter()
                 lane.running.remove(job)
                 self._running -= 1
                 self._spec_running -= job.speculative

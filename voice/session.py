@@ -167,6 +167,8 @@ class WebSocketSink(Sink):
     the estimate early.
     """
 
+    plays_here = False  # the client plays it, and cancels its own echo
+
     def __init__(
         self, outbox: Outbox, sample_rate: int, clock: Callable[[], float] = time.perf_counter
     ) -> None:
@@ -522,6 +524,7 @@ class Session:
                 **f.stats,
                 # This session's use of the shared Whisper/Piper workers, against its audio.
                 "session_worker_s": round(self.pipe.jobs.work_s, 3),
+                "session_cpu_s": round(self.pipe.jobs.cpu_s, 3),
                 "session_speculative_s": round(self.pipe.jobs.speculative_s, 3),
                 "session_audio_s": round(self._audio_s, 3),
             }

@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import UserError
 
-class VoiceLoadError(Exception):
+
+class VoiceLoadError(UserError):
     """A Piper voice could not be found or loaded; the message is one line."""
 
 

@@ -4,15 +4,12 @@ for a slot — through the synchronous engine and through the worker thread."""
 
 from __future__ import annotations
 
-import json
 import threading
-from pathlib import Path
 
 import pytest
-import torch
 
 from engine import LLM, EngineWorker, GenerationResult, SamplingParams, TextDelta
-from tests.engine.tiny import make_checkpoint
+from tests.engine.tiny import make_variant
 
 KINDS = ["llada", "dream", "sdar", "fast_dllm_v2"]
 
@@ -40,32 +37,13 @@ def chat(q: str) -> list[dict]:
     return [{"role": "user", "content": q}]
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-def _build(folder: Path, kind: str) -> None:
-    if kind == "fast_dllm_v2":
-        make_checkpoint(folder, "dream", seed=1)
-        cfg = json.loads((folder / "config.json").read_text())
-        cfg.update(architectures=["Fast_dLLM_QwenForCausalLM"], bd_size=4)
-        (folder / "config.json").write_text(json.dumps(cfg))
-    else:
-        make_checkpoint(folder, kind, seed=1)
-
-
 @pytest.fixture(scope="module")
 def setups(tmp_path_factory) -> dict[str, tuple[LLM, list[GenerationResult]]]:
     """Per family: an engine with 4 slots, and every (question, params) pair decoded alone."""
     root = tmp_path_factory.mktemp("ckpts")
     out = {}
     for kind in KINDS:
-        _build(root / kind, kind)
+        make_variant(root / kind, kind, seed=1)
         llm = LLM.load(str(root / kind), device="cpu", max_model_len=128, max_batch_size=4)
         alone = [llm.chat(chat(q), p) for q, p in zip(QUESTIONS, PARAMS, strict=True)]
         assert all(r.finish_reason in ("stop", "length") for r in alone), [

@@ -6,11 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-import torch
 
 from engine import LLM
 from engine.bench import BATCH_ROW, PROMPTS, main, normalise, run_bench
-from tests.engine.tiny import make_checkpoint
 
 KEYS = {
     "tokens_per_s",
@@ -23,24 +21,8 @@ KEYS = {
 }
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("bench") / "sdar"
-    make_checkpoint(path, "sdar")
-    return path
-
-
-def test_run_bench_report(folder):
-    llm = LLM.load(str(folder), device="cpu", max_model_len=128, max_batch_size=4)
+def test_run_bench_report(sdar_dir):
+    llm = LLM.load(str(sdar_dir), device="cpu", max_model_len=128, max_batch_size=4)
     report = run_bench(llm, PROMPTS[:3], max_new_tokens=8)
     modes = report["modes"]
     assert list(modes) == ["reference", "parallel", "cache", "dual_cache", BATCH_ROW]
@@ -60,19 +42,20 @@ def test_run_bench_report(folder):
     assert not llm.engine.has_work()
 
 
-def test_reference_only(folder):
+def test_reference_only(sdar_dir):
     report = run_bench(
-        str(folder), PROMPTS[:2], modes=["reference"], max_new_tokens=4, batched=False, warmup=False
-    )
+        str(sdar_dir), PROMPTS[:2], modes=["reference"], max_new_tokens=4, batched=False,
+        warmup=False,
+    )  # fmt: skip
     assert list(report["modes"]) == ["reference"]
     assert report["modes"]["reference"]["agreement_with_reference"] == 1.0
 
 
-def test_main_prints_table_then_one_json_line(folder, capsys):
+def test_main_prints_table_then_one_json_line(sdar_dir, capsys):
     rc = main(
         [
             "--model",
-            str(folder),
+            str(sdar_dir),
             "--device",
             "cpu",
             "--prompts",
@@ -103,9 +86,9 @@ def test_main_prints_table_then_one_json_line(folder, capsys):
         (["--prompts", "0"], "--prompts"),
     ],
 )
-def test_main_errors_are_one_line(folder, capsys, argv, needle):
+def test_main_errors_are_one_line(sdar_dir, capsys, argv, needle):
     if "--model" not in argv:
-        argv = ["--model", str(folder), "--device", "cpu", *argv]
+        argv = ["--model", str(sdar_dir), "--device", "cpu", *argv]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert needle in err[-1] and err[-1].startswith("bench: error:")
@@ -118,7 +101,10 @@ def test_normalise():
 
 
 def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
-    """bench/gpu_engine.py's hidden --cpu-smoke runs its whole logic at toy sizes."""
+    """bench/gpu_engine.py's hidden --cpu-smoke runs its whole logic at toy sizes (torch kernels
+    here; the Triton interpreter would take a minute). Its reply is two blocks, so LLaDA's cache
+    step feeds the block and the masked block after it, and the replayed forward pass must
+    still give exactly the step's logits: the block is not at the end of the fed tokens."""
     import importlib.util
     import sys
 
@@ -133,10 +119,12 @@ def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
     assert rc == 0, report
     assert {c["model"] for c in report["cases"]} == {"llada-8b", "bd-1.5b"}
     assert len(report["cases"]) == 2 * 2 * 2  # models x batches x (full, cached)
+    assert (report["prompt"], report["block"], report["gen"]) == (16, 8, 16)
     for c in report["cases"]:
         assert c["error"] is None and c["forward_ms"] > 0 and c["weight_gbps"] > 0
+        assert c["replay_max_diff"] == 0.0, c  # same batch, same kernels: the same logits
     fed = {(c["model"], c["batch"], c["step"]): c["fed_tokens"] for c in report["cases"]}
-    assert fed["llada-8b", 2, "full"] == 2 * (24 + 8)  # prompt + block, both rows
-    assert fed["llada-8b", 1, "cached"] == 8  # the block alone
-    assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # and the position that predicts its first
+    assert fed["llada-8b", 2, "full"] == 2 * (16 + 16)  # prompt + reply, both rows
+    assert fed["llada-8b", 1, "cached"] == 8 + 8  # the block and the masked suffix
+    assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # the block and the position predicting its first
     assert report["copy_gbps"] > 0

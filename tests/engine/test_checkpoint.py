@@ -16,22 +16,6 @@ from engine.checkpoint import load_model, save_pretrained
 from tests.engine.tiny import make_checkpoint
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-@pytest.fixture(scope="module")
-def sdar_dir(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("ckpt") / "sdar"
-    make_checkpoint(folder, "sdar")
-    return folder
-
-
 @pytest.fixture
 def broken(sdar_dir, tmp_path) -> Path:
     """A fresh copy of a good checkpoint for a test to break."""

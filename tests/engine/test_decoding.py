@@ -3,45 +3,17 @@ stop, stop strings, lengths, sampling, statistics, streaming, abort, truncation 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 import torch
 
 import engine.sampler as sampler_mod
 from engine import LLM, MODES, EngineWorker, GenerationResult, RequestError, SamplingParams
 from engine.checkpoint import save_pretrained
-from tests.engine.tiny import make_checkpoint
+from tests.engine.tiny import make_checkpoint, make_variant
 
 ASK = [{"role": "user", "content": "what is the capital of france"}]
 KINDS = ["llada", "dream", "sdar", "fast_dllm_v2"]
 BLOCK_CAUSAL = ["sdar", "sdar-absolute", "fast_dllm_v2"]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
-
-
-def build(folder: Path, kind: str, seed: int = 0) -> None:
-    """A tiny checkpoint of ``kind``: a family, or a variant made by editing config.json."""
-    if kind == "fast_dllm_v2":  # Qwen2 layout like Dream, block-causal with blocks of 4
-        make_checkpoint(folder, "dream", seed=seed)
-        patch = {"architectures": ["Fast_dLLM_QwenForCausalLM"], "bd_size": 4}
-    elif kind == "sdar-absolute":  # blocks counted from position 0, as SDAR itself does
-        make_checkpoint(folder, "sdar", seed=seed)
-        patch = {"diffvoice": {"block_align": "absolute"}}
-    else:
-        make_checkpoint(folder, kind, seed=seed)
-        patch = {}
-    cfg = json.loads((folder / "config.json").read_text())
-    cfg.update(patch)
-    (folder / "config.json").write_text(json.dumps(cfg))
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +21,7 @@ def llms(tmp_path_factory) -> dict[str, LLM]:
     root = tmp_path_factory.mktemp("ckpts")
     out = {}
     for kind in KINDS + ["sdar-absolute"]:
-        build(root / kind, kind)
+        make_variant(root / kind, kind)
         out[kind] = LLM.load(str(root / kind), device="cpu", max_model_len=128, max_batch_size=4)
     return out
 
@@ -306,7 +278,7 @@ def test_abort_through_the_worker(llms):
 @pytest.fixture(scope="module")
 def short_llm(tmp_path_factory) -> LLM:
     folder = tmp_path_factory.mktemp("short")
-    build(folder, "sdar")
+    make_variant(folder, "sdar")
     return LLM.load(str(folder), device="cpu", max_model_len=64, max_batch_size=2)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-import torch
 
 from engine import LLM, EngineWorker, GenerationResult, SamplingParams
 from tests.engine.tiny import make_checkpoint
@@ -29,14 +28,6 @@ SLOTS = 4
 
 def chat(q: str) -> list[dict]:
     return [{"role": "user", "content": q}]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
 
 
 @pytest.fixture(scope="module")

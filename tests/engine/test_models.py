@@ -17,7 +17,7 @@ from safetensors.torch import load_file
 
 from engine import LLM, SamplingParams
 from engine.checkpoint import load_model
-from tests.engine.tiny import make_checkpoint
+from tests.engine.tiny import make_checkpoint, make_variant
 
 TOL = 1e-4
 ASK = [{"role": "user", "content": "what is the capital of france"}]
@@ -35,15 +35,6 @@ _LLADA_TO_LLAMA = {
     "attn_norm": "input_layernorm",
     "ff_norm": "post_attention_layernorm",
 }
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _one_thread():
-    """Tiny models run fastest on one thread; more only fight over a busy machine's cores."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
 
 
 def _raw_state(folder: Path) -> dict[str, torch.Tensor]:
@@ -202,24 +193,11 @@ def test_sharded_checkpoint_loads_like_single_file(tmp_path):
     assert all(torch.equal(sa[k], sb[k]) for k in sa)
 
 
-def _block_causal_checkpoint(folder: Path, kind: str) -> None:
-    """sdar (prompt-aligned blocks), sdar-absolute, or fast_dllm_v2 (Qwen2 layout, shifted)."""
-    if kind == "fast_dllm_v2":
-        make_checkpoint(folder, "dream", seed=6)
-        patch = {"architectures": ["Fast_dLLM_QwenForCausalLM"], "bd_size": 4}
-    else:
-        make_checkpoint(folder, "sdar", seed=6)
-        patch = {"diffvoice": {"block_align": "absolute"}} if kind == "sdar-absolute" else {}
-    cfg = json.loads((folder / "config.json").read_text())
-    cfg.update(patch)
-    (folder / "config.json").write_text(json.dumps(cfg))
-
-
 @pytest.mark.parametrize("mode", ["cache", "parallel"])
 @pytest.mark.parametrize("kind", ["sdar", "sdar-absolute", "fast_dllm_v2"])
 def test_engine_cache_path_equals_plain_path_block_causal(tmp_path, kind, mode):
     """Every step's logits through the KV cache equal a full plain pass with the block mask."""
-    _block_causal_checkpoint(tmp_path, kind)
+    make_variant(tmp_path, kind, seed=6)  # sdar, sdar-absolute or fast_dllm_v2
     llm = LLM.load(str(tmp_path), device="cpu", max_model_len=128, max_batch_size=2)
     eng, model = llm.engine, llm.engine.model
     cfg = model.cfg

@@ -21,7 +21,6 @@ from engine.tools import (
     parse_tool_calls,
     tool_request,
 )
-from tests.engine.tiny import make_checkpoint
 
 TOOLS = [
     {
@@ -164,13 +163,6 @@ def test_tool_request_maps_choice_onto_params():
     assert "set_timer" not in named.params.response_format["lark"]
 
 
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("ckpt") / "tiny-sdar"
-    make_checkpoint(folder, "sdar")
-    return folder
-
-
 def _tokenizer(folder: Path, template: str | None) -> ChatTokenizer:
     if template is not None:
         conf = json.loads((folder / "tokenizer_config.json").read_text())
@@ -179,11 +171,11 @@ def _tokenizer(folder: Path, template: str | None) -> ChatTokenizer:
     return ChatTokenizer(folder, [1])
 
 
-def test_template_with_tool_support_renders_them(tiny, tmp_path):
+def test_template_with_tool_support_renders_them(sdar_dir, tmp_path):
     import shutil
 
     folder = tmp_path / "m"
-    shutil.copytree(tiny, folder)
+    shutil.copytree(sdar_dir, folder)
     tok = _tokenizer(folder, TOOL_TEMPLATE)
     sup = tok.template_support
     assert sup.tools and sup.tool_calls and sup.tool_role
@@ -194,8 +186,8 @@ def test_template_with_tool_support_renders_them(tiny, tmp_path):
     assert text.endswith("<|assistant|>")
 
 
-def test_template_without_tool_support_gets_the_fallback(tiny):
-    tok = _tokenizer(tiny, None)
+def test_template_without_tool_support_gets_the_fallback(sdar_dir):
+    tok = _tokenizer(sdar_dir, None)
     sup = tok.template_support
     assert not (sup.tools or sup.tool_calls or sup.tool_role)
     msgs = [{"role": "system", "content": "Be brief."}, *ROUND_TRIP]
@@ -208,8 +200,8 @@ def test_template_without_tool_support_gets_the_fallback(tiny):
     assert "<tools>" not in tok.chat_text(ROUND_TRIP)
 
 
-def test_engine_accepts_tool_conversations(tiny):
-    eng = Engine.load(EngineConfig(model=str(tiny), device="cpu", max_model_len=512))
+def test_engine_accepts_tool_conversations(sdar_dir):
+    eng = Engine.load(EngineConfig(model=str(sdar_dir), device="cpu", max_model_len=512))
     p = SamplingParams(max_new_tokens=8)
     ids, dropped = eng.validate(ROUND_TRIP, p, tools=TOOLS)
     assert dropped == 0 and ids == eng.tokenizer.chat_ids(ROUND_TRIP, normalize_tools(TOOLS))

@@ -121,3 +121,21 @@ def make_checkpoint(folder: Path, family: str, seed: int = 0, shards: int = 1, *
             weight_map.update({n: fn for n in part})
         (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
     return model
+
+
+def make_variant(folder: Path, kind: str, seed: int = 0) -> None:
+    """A tiny checkpoint of ``kind``: a family, or a variant made by editing its config.json —
+    ``fast_dllm_v2`` (Dream's Qwen2 layout, block-causal with blocks of 4) or ``sdar-absolute``
+    (blocks counted from position 0, as SDAR itself does)."""
+    if kind == "fast_dllm_v2":
+        make_checkpoint(folder, "dream", seed=seed)
+        patch = {"architectures": ["Fast_dLLM_QwenForCausalLM"], "bd_size": 4}
+    elif kind == "sdar-absolute":
+        make_checkpoint(folder, "sdar", seed=seed)
+        patch = {"diffvoice": {"block_align": "absolute"}}
+    else:
+        make_checkpoint(folder, kind, seed=seed)
+        return
+    cfg = json.loads((folder / "config.json").read_text())
+    cfg.update(patch)
+    (folder / "config.json").write_text(json.dumps(cfg))

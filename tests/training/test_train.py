@@ -75,3 +75,21 @@ def test_demo_preset_loads():
     assert cfg.out_dir == "models/demo" and cfg.block_size == 32
     over = TrainConfig.from_toml("configs/demo-model.toml", ["steps=7", "run_dir=/tmp/x"])
     assert over.steps == 7 and over.run_dir == "/tmp/x"
+
+
+@pytest.mark.parametrize(
+    "sets, needle",
+    [
+        (["steps"], "--set needs key=value, got 'steps'"),
+        (["train.learning_rate=0.1"], "unknown training config key 'learning_rate'"),
+        (["block_size=4"], "block_size must be at least 8"),
+    ],
+)
+def test_overrides_share_the_app_parser_and_its_errors(sets, needle):
+    """``diffvoice train --set`` reads items as ``--set`` does everywhere; a bad one is a one-line
+    user-facing ConfigError (still a ValueError)."""
+    from engine.errors import ConfigError
+
+    with pytest.raises(ConfigError) as e:
+        TrainConfig.from_toml("configs/demo-model.toml", sets)
+    assert needle in str(e.value) and "\n" not in str(e.value)

@@ -103,3 +103,30 @@ def test_model_name_without_hub() -> None:
     # tests/conftest.py sets HF_HUB_OFFLINE=1, so a name that is not cached cannot load.
     message = _error("no-such-whisper-model-name")
     assert "could not load Whisper model" in message and "needs the hub" in message
+
+
+def test_a_pause_is_transcribed_to_its_last_word(speak: Callable[[str], np.ndarray]) -> None:
+    """The speculative transcript starts 90 ms after the last audible sound, with that little
+    silence after the words, on the bundled defaults' 15 s window; Whisper must still hear the
+    last word whole ("France", not "friends")."""
+    from voice.config import load_config
+    from voice.vad import SpeechPaused, TurnDetector, audible_end
+
+    cfg = load_config()
+    transcriber = Transcriber(device="cpu", window_s=cfg.asr.window_s)
+
+    text = "What is the capital of France?"
+    speech = speak(text)
+    audio = np.concatenate([np.zeros(9600, np.int16), speech[: audible_end(speech)],
+                            np.zeros(16000, np.int16)])  # fmt: skip
+    detector = TurnDetector(16000, **cfg.vad.detector_args())
+    paused = [
+        ev
+        for i in range(0, len(audio), 320)
+        for ev in detector.feed(audio[i : i + 320])
+        if isinstance(ev, SpeechPaused)
+    ]
+    assert paused, "no pause found"
+    tail_ms = (len(paused[0].audio) - audible_end(paused[0].audio)) / 16
+    assert tail_ms <= 120  # the pause really is that early
+    assert normalise(transcriber.transcribe(paused[0].audio)) == normalise(text)

@@ -207,3 +207,57 @@ def test_run_bundled_question_with_bundled_defaults(tmp_path) -> None:
     audio = read_wav(out)
     assert len(audio) > SAMPLE_RATE // 2
     assert np.sqrt(np.mean(audio.astype(np.float64) ** 2)) > 300
+
+
+# --- how errors are reported -------------------------------------------------------------------
+def _user_errors() -> list[type[Exception]]:
+    """Every error class whose message is written for the person running diffvoice."""
+    from engine import ModelLoadError, RequestError
+    from engine.errors import ConfigError, UserError
+    from voice import asr, tts
+    from voice.access import ServerError
+    from voice.audio import AudioError
+    from voice.devices import AudioDeviceError
+    from voice.llm import LLMError
+    from voice.remote_speech import RemoteSpeechError
+
+    return [UserError, ConfigError, ModelLoadError, RequestError, asr.ModelLoadError,
+            tts.VoiceLoadError, ServerError, AudioError, AudioDeviceError, LLMError,
+            RemoteSpeechError]  # fmt: skip
+
+
+def _reported(monkeypatch, capsys, error: Exception) -> str:
+    """The one line ``diffvoice chat`` prints when it fails with ``error``."""
+    from voice import cli
+
+    def fail(args) -> int:
+        raise error
+
+    monkeypatch.delenv("DIFFVOICE_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "cmd_chat", fail)
+    assert cli.main(["chat"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("cls", _user_errors(), ids=lambda c: f"{c.__module__}.{c.__name__}")
+def test_user_errors_are_their_message_alone(monkeypatch, capsys, cls) -> None:
+    from engine.errors import UserError
+
+    assert issubclass(cls, UserError)
+    line = _reported(monkeypatch, capsys, cls("the model folder /x does not exist\nmore"))
+    assert line == "diffvoice: error: the model folder /x does not exist"
+
+
+class ConfigError(Exception):  # the name of a user-facing error, but not one: a bug
+    pass
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("boom"), KeyError("k"), ValueError("bad"), ConfigError("named alike")]
+)
+def test_other_errors_are_bugs_named_with_the_way_to_see_more(monkeypatch, capsys, error) -> None:
+    line = _reported(monkeypatch, capsys, error)
+    assert line.startswith(f"diffvoice: error: {type(error).__name__}: ")
+    assert line.endswith("(set DIFFVOICE_DEBUG=1 for details)")

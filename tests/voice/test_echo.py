@@ -33,7 +33,7 @@ def starts(mic: np.ndarray, ref: np.ndarray | None) -> list[float]:
     return found
 
 
-@pytest.mark.parametrize("delay_ms,gain", [(10, 0.25), (40, 0.5)])
+@pytest.mark.parametrize("delay_ms,gain", [(10, 0.25), (40, 0.5), (80, 0.5), (120, 0.5)])
 def test_echo_alone_is_not_speech_but_the_user_over_it_is(speak, delay_ms, gain) -> None:
     reply = speak(REPLY)
     echo = room(reply.astype(np.float64), delay_ms, gain)
@@ -61,3 +61,23 @@ def test_without_echo_the_user_passes(speak) -> None:
 def test_lengths_must_match() -> None:
     with pytest.raises(ValueError):
         EchoSuppressor().process(np.zeros(320, np.int16), np.zeros(160, np.int16))
+
+
+def test_only_a_loudspeaker_next_to_the_microphone_is_suppressed(tmp_path) -> None:
+    """`run` plays on this machine's speaker; a websocket client plays the reply itself (the page
+    asks the browser to cancel its echo), so its microphone is never gated by the server."""
+    from tests.engine.tiny import make_checkpoint
+    from voice.config import load_config
+    from voice.pipeline import Models, Pipeline, WavSink
+    from voice.session import Outbox, WebSocketSink
+
+    make_checkpoint(tmp_path / "m", "sdar")
+    cfg = load_config(None, [f"engine.model={tmp_path / 'm'}"])
+    models = Models(cfg)
+    try:
+        here = Pipeline(models, cfg, WavSink(22050, realtime=True))
+        remote = Pipeline(models, cfg, WebSocketSink(Outbox(), 22050))
+        here.realtime = remote.realtime = True
+        assert here._suppress_echo() and not remote._suppress_echo()
+    finally:
+        models.close()

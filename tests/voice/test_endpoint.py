@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 from voice.audio import SAMPLE_RATE
-from voice.endpoint import is_complete
+from voice.endpoint import is_complete, is_preface
 from voice.vad import audible_end
 
 # (the whole question, where a speaker might stop for breath)
 QUESTIONS = [
     ("What is the capital of Australia?", "What is the capital of"),
     ("Convert twenty degrees Celsius to Fahrenheit.", "Convert twenty degrees Celsius to"),
+    ("Convert twenty degrees Celsius to Fahrenheit.", "Convert twenty degrees"),
     ("How many miles is ten kilometers?", "How many miles is"),
     ("What day comes after Friday?", "What day comes after"),
     ("Tell me a joke about the moon.", "Tell me a joke about the"),
@@ -56,10 +57,31 @@ def test_whole_questions_are_complete_and_cut_ones_are_not(said, whole, part) ->
         ("What is the capital?", False),  # Whisper's punctuation of "What is the capital … of"
         ("What is the population?", False),
         ("What is your name?", True),
+        ("Convert 20 degrees.", False),  # a conversion says where to
+        ("Convert 5 miles into kilometers.", True),
+        ("Turn it up.", True),
     ],
 )
 def test_text_rules(text: str, complete: bool) -> None:
     assert is_complete(text) is complete
+
+
+@pytest.mark.parametrize(
+    "text,preface",
+    [
+        ("Hello there.", True),
+        ("Okay.", True),
+        ("Hello?", True),  # Whisper's punctuation of a greeting
+        ("Well, yes.", True),
+        ("Who are you?", False),
+        ("Stop.", False),
+        ("Tell me a joke.", False),
+        ("Spell cat.", False),
+        ("Thanks for the help today.", False),  # more than a preface
+    ],
+)
+def test_prefaces(text: str, preface: bool) -> None:
+    assert is_preface(text) is preface
 
 
 def test_audible_end_is_found_in_the_audio(speak) -> None:

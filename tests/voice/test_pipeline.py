@@ -16,6 +16,7 @@ from tests.engine.tiny import make_checkpoint
 from voice.asr import normalize_text
 from voice.audio import SAMPLE_RATE
 from voice.config import load_config
+from voice.endpoint import is_preface
 from voice.frames import InterruptionFrame, ReplyTextFrame, TranscriptFrame, TtsAudioFrame
 from voice.pipeline import Models, Pipeline, WavSink, wav_source
 
@@ -262,6 +263,42 @@ def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak
     assert pipe.speculative_cancelled >= 1  # the pause's transcript was incomplete: it waited
 
 
+def test_a_greeting_then_a_question_is_one_turn(models, speak, tiny_model) -> None:
+    # Piper pauses ~330 ms at the comma, and "Hello there." is a whole sentence: a preface is
+    # held for vad.preface_ms, so the user goes on before anything is said.
+    cfg = config(tiny_model)
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+    said_all: list[float] = []
+    audio = np.concatenate([silence(0.5), trimmed(speak, "Hello there, can you hear me?")])
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+            await pipe.feed(chunk)
+        said_all.append(seen.clock())
+        async for chunk in wav_source(silence(0.1), realtime=True, tail_ms=2500):
+            await pipe.feed(chunk)
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    assert len(pipe.records) == 1, [r.transcript for r in pipe.records]
+    words = normalize_text(pipe.records[0].transcript).split()
+    assert words[0] == "hello" and words[-2:] == ["hear", "me"]
+    first_audio = seen.first(TtsAudioFrame)
+    assert first_audio is not None and first_audio > said_all[0]
+
+    # A greeting alone is answered, after the preface hold (counted from the audible end).
+    pipe = Pipeline(models, config(tiny_model), WavSink(models.tts.sample_rate, realtime=True))
+    asyncio.run(run_until_answered(pipe, np.concatenate([silence(0.5), trimmed(speak, "Hello.")])))
+    (rec,) = pipe.records
+    assert rec.endpoint == "complete", rec.transcript
+    assert is_preface(rec.transcript), rec.transcript
+    # (the hold is counted on the stream's clock, the stage on the wall clock: a frame apart)
+    assert rec.latency_ms["turn_detected"] >= cfg.vad.preface_ms - 60
+
+
 def test_a_complete_question_ends_the_turn_on_its_transcript(models, speak, tiny_model) -> None:
     # The transcript decides, however long a loaded machine takes to produce it.
     cfg = config(tiny_model, "vad.incomplete_ms=8000")
@@ -356,3 +393,50 @@ def test_the_user_still_interrupts_over_the_echo(models, speak, tiny_model) -> N
     assert first.interrupted and not first.taken_back
     assert any(isinstance(f, InterruptionFrame) and f.turn == 1 for _, f in seen.frames)
     assert any("stop" in normalize_text(r.transcript) for r in pipe.records[1:])
+
+
+def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, speak, tiny_model):
+    # "Tell me a joke." is complete, so the turn ends at its pause and the answer starts; the
+    # user goes on ("about the moon") 200 ms into it: the answer stops at once, leaves nothing
+    # in the history, and the next turn hears and answers the whole utterance. (Headphones, or a
+    # websocket client that cancels its own echo: over loudspeakers the echo suppressor needs the
+    # first half second of the first reply to learn the room, and gates the microphone till then.)
+    cfg = config(tiny_model, "sampling.max_new_tokens=48", "vad.echo_suppression=false")
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+
+    async def feed(audio: np.ndarray) -> None:
+        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+            await pipe.feed(chunk)
+
+    async def quiet() -> None:  # 20 ms of silence, in real time
+        await asyncio.sleep(0.02)
+        await pipe.feed(silence(0.02))
+
+    async def scenario() -> None:
+        pipe.start(realtime=True)
+        await feed(np.concatenate([silence(0.5), trimmed(speak, "Tell me a joke.")]))
+        for _ in range(1500):  # until the answer is heard (at most 30 s)
+            await quiet()
+            if seen.first(TtsAudioFrame) is not None:
+                break
+        for _ in range(10):
+            await quiet()
+        await feed(trimmed(speak, "About the moon."))
+        for _ in range(1500):
+            await quiet()
+            if len(pipe.records) >= 2:
+                break
+        await pipe.finish()
+        await pipe.close()
+
+    asyncio.run(scenario())
+    assert len(pipe.records) >= 2, [r.transcript for r in pipe.records]
+    first, second = pipe.records[:2]
+    assert first.taken_back and first.interrupted and first.spoken == ""
+    assert any(isinstance(f, InterruptionFrame) and f.turn == first.turn for _, f in seen.frames)
+    words = normalize_text(second.transcript).split()
+    assert "joke" in words and words[-1] == "moon", second.transcript
+    users = [m["content"] for m in pipe.history if m["role"] == "user"]
+    assert users == [second.transcript]  # the false start left no question and no answer
+    assert [m["role"] for m in pipe.history] == ["user", "assistant"]

@@ -235,3 +235,27 @@ def test_closing_a_lane_drops_its_queued_jobs(sched) -> None:
         assert "a" not in sched.snapshot()
 
     asyncio.run(main())
+
+
+def test_each_lane_is_charged_the_cpu_its_jobs_spent(sched) -> None:
+    def burn(seconds: float) -> float:  # CPU-bound, like Whisper on a worker
+        t0 = time.thread_time()
+        while time.thread_time() - t0 < seconds:
+            sum(i * i for i in range(1000))
+        return time.thread_time() - t0
+
+    def nap(seconds: float) -> float:  # waits without using the CPU
+        time.sleep(seconds)
+        return 0.0
+
+    async def main() -> tuple[float, float]:
+        busy, idle = sched.lane("busy"), sched.lane("idle")
+        spent = await busy.run(burn, 0.4)
+        await idle.run(nap, 0.4)
+        return spent, (busy.cpu_s, idle.cpu_s, busy.work_s, idle.work_s)
+
+    spent, (busy_cpu, idle_cpu, busy_work, idle_work) = asyncio.run(main())
+    assert busy_cpu >= 0.8 * spent  # its own CPU, whatever else the process did
+    assert idle_cpu < 0.1 < 0.3 < idle_work  # on a worker for 0.4 s, but no CPU used
+    assert busy_work >= spent * 0.9
+    assert sched.snapshot()["busy"]["cpu_s"] == round(busy_cpu, 3)

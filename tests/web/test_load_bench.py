@@ -176,7 +176,8 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
         {"type": "response.created", "response": {"id": "r1"}},
         {"type": "response.output_audio.delta", "response_id": "r1", "delta": b64},
         {"type": "response.done", "response": {"id": "r1", "status": "completed", "metadata": {
-            "diffvoice": {"latency_ms": {"first_audio_out": 700.0}}}}},
+            "diffvoice": {"latency_ms": {"first_audio_out": 700.0},
+                          "stats": {"session_cpu_s": 1.0, "session_audio_s": 4.0}}}}},
         {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 6000},
         {"type": "response.created", "response": {"id": "r2"}},
         {"type": "response.done", "response": {"id": "r2", "status": "cancelled"}},
@@ -210,6 +211,7 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     assert conv.turns[1].speech_end == pytest.approx(102.0)
     assert conv.turns[1].first_audio == pytest.approx(50.0)
     assert conv.turns[1].stages_ms == {"first_audio_out": 700.0}  # the server's own stages
+    assert st.cpu_per_audio_s() == 0.25  # and its CPU per audio second
     assert clock[0] == pytest.approx(51.0)  # the answer played out (1 s) before it was reported
     assert st.protocol_errors == 1  # rate_limited; turn_failed belongs to turn 3
 

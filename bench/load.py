@@ -15,7 +15,10 @@ its last 10 ms frame within 35 dB of the loudest, found in the audio the client 
 client's clock) to the first reply audio frame at the client. The old figure, from the
 server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sends
 ``playback.done`` as soon as a reply's audio has arrived: it plays nothing, so the assistant is
-silent again at once.
+silent again at once. With ``--protocols ws,realtime`` the same questions go to ``/ws`` and to
+``/v1/realtime`` (OpenAI's Realtime API: 24 kHz PCM16 in base64 ``input_audio_buffer.append``
+events, server VAD), timed the same way to the first ``response.output_audio.delta``; as that API
+has no ``playback.done``, both clients then let each answer play out before the next question.
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -92,6 +95,14 @@ class Turn:
     first_audio: float | None = None
     outcome: str | None = None
     stages_ms: dict = field(default_factory=dict)  # the server's turn.metrics latency_ms
+    audio_rate: int = 0  # reply audio: its sample rate and how many samples arrived
+    audio_samples: int = 0
+
+    def played_at(self) -> float | None:
+        """When its reply has finished playing, played from its first frame as it arrived."""
+        if self.first_audio is None or not self.audio_rate:
+            return None
+        return self.first_audio + self.audio_samples / self.audio_rate
 
 
 @dataclass
@@ -154,10 +165,15 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 class Conversation:
     """One websocket session: a microphone at real-time pace, and a receiver that follows every
-    turn by its id (events of a turn can arrive while the next prompt is already playing)."""
+    turn by its id (events of a turn can arrive while the next prompt is already playing).
 
-    def __init__(self, ws, st: Stats, rate: int = SAMPLE_RATE) -> None:
-        self.ws, self.st = ws, st
+    ``plays``: the user listens to each answer before the next question, as on the page: the
+    client waits until the reply would have finished playing (from its first frame, as it
+    arrived) and only then sends ``playback.done``. Without it, ``playback.done`` goes as soon
+    as the reply's audio has arrived and the next question follows."""
+
+    def __init__(self, ws, st: Stats, rate: int = SAMPLE_RATE, plays: bool = False) -> None:
+        self.ws, self.st, self.plays = ws, st, plays
         self.rate, self.frame = rate, rate // 50  # the microphone: 20 ms frames at ``rate``
         self.turns: dict[int, Turn] = {}
         self.audio_turn: int | None = None  # binary frames belong to this turn
@@ -171,8 +187,10 @@ class Conversation:
             now = self.clock()
             if isinstance(msg, bytes):
                 t = self.turns.get(self.audio_turn) if self.audio_turn is not None else None
-                if t is not None and t.first_audio is None:
-                    t.first_audio = now
+                if t is not None:
+                    if t.first_audio is None:
+                        t.first_audio = now
+                    t.audio_samples += len(msg) // 2
                 continue
             ev = json.loads(msg)
             kind, turn = ev.get("type"), ev.get("turn")
@@ -180,11 +198,14 @@ class Conversation:
                 self.turns[turn] = Turn(self.t0 + ev["speech_end_ms"] / 1000.0)
             elif kind == "reply.audio.start":
                 self.audio_turn = turn
+                if turn in self.turns:
+                    self.turns[turn].audio_rate = ev.get("sample_rate") or 0
             elif kind == "reply.audio.stop":
                 self.audio_turn = None  # frames still arriving for it are dropped
             elif kind == "reply.audio.end":
                 self.audio_turn = None
-                await self.ws.send(json.dumps({"type": "playback.done", "turn": turn}))
+                if not self.plays:  # else when it has played (speak)
+                    await self.ws.send(json.dumps({"type": "playback.done", "turn": turn}))
             elif kind == "reply.interrupted":
                 self._resolve(turn, "interrupted")
             elif kind == "turn.metrics":
@@ -243,6 +264,14 @@ class Conversation:
                 await self._send(silence)
             if not new:
                 st.unheard += 1
+            if self.plays:  # listen to the answer to the end
+                played = {n: t.played_at() for n, t in self.turns.items()
+                          if n not in before and t.outcome == "answered"}
+                end = max((p for p in played.values() if p is not None), default=0.0)
+                while self.clock() < end:
+                    await self._send(silence)
+                for n in played:
+                    await self.ws.send(json.dumps({"type": "playback.done", "turn": n}))
             for t in new:
                 st.turns += 1
                 if t.outcome is None:
@@ -269,20 +298,16 @@ class RealtimeAsOurs:
     or ``reply.interrupted`` / a ``turn_failed`` error by its status).
 
     The Realtime API has no ``playback.done``: its server takes reply audio as playing from
-    when it is sent, for as long as it lasts, and speech over it is a barge-in (and is heard
-    through the echo suppressor). So this client plays the reply, as a Realtime client does: a
-    completed response is reported (and the next question asked) only once the reply's audio
-    would have finished playing from its first delta."""
+    when it is sent, for as long as it lasts, and speech over it is a barge-in. So a Realtime
+    conversation always plays its replies out (``Conversation(plays=True)``), as a Realtime
+    client does."""
 
     def __init__(self, ws, rate: int = REALTIME_RATE) -> None:
         self.ws, self.rate = ws, rate
         self.out_rate = 24000  # the Realtime default, until session.updated says otherwise
         self.turn = 0
         self.response_turn: dict[str, int] = {}
-        self.playing: dict[str, list[float]] = {}  # response id → [first delta, samples]
-        self.hold_until: float | None = None  # a completed reply still playing until then
         self.pending: list[str | bytes] = []
-        self.clock, self.sleep = time.perf_counter, asyncio.sleep  # replaceable in tests
 
     async def start(self) -> None:
         fmt = {"type": "audio/pcm", "rate": self.rate}
@@ -308,10 +333,6 @@ class RealtimeAsOurs:
             except websockets.exceptions.ConnectionClosedOK:
                 raise StopAsyncIteration from None
             ours = self.translate(json.loads(message))
-            if self.hold_until is not None:  # let the reply play out before reporting it
-                delay, self.hold_until = self.hold_until - self.clock(), None
-                if delay > 0:
-                    await self.sleep(delay)
             self.pending += [m if isinstance(m, bytes) else json.dumps(m) for m in ours]
         return self.pending.pop(0)
 
@@ -327,17 +348,12 @@ class RealtimeAsOurs:
             self.response_turn[ev["response"]["id"]] = self.turn
         elif kind == "response.output_audio.delta":
             turn = self.response_turn.get(ev["response_id"])
-            audio = base64.b64decode(ev["delta"])
-            play = self.playing.setdefault(ev["response_id"], [self.clock(), 0])
-            play[1] += len(audio) // 2
-            return [{"type": "reply.audio.start", "turn": turn}, audio]
+            return [{"type": "reply.audio.start", "turn": turn, "sample_rate": self.out_rate},
+                    base64.b64decode(ev["delta"])]
         elif kind == "response.done":
             turn = self.response_turn.pop(ev["response"]["id"], None)
-            play = self.playing.pop(ev["response"]["id"], None)
             status = ev["response"]["status"]
             if status == "completed":
-                if play is not None:
-                    self.hold_until = play[0] + play[1] / self.out_rate
                 ours = ev["response"].get("metadata", {}).get("diffvoice", {})
                 return [{"type": "reply.audio.end", "turn": turn},
                         {"type": "turn.metrics", "turn": turn,
@@ -368,8 +384,11 @@ async def connect(url: str):
             await asyncio.sleep(0.5)
 
 
-async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: Stats) -> None:
-    """One user for ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE`."""
+async def session(
+    url: str, clips: list[Clip], deadline: float, idx: int, st: Stats, plays: bool = False
+) -> None:
+    """One user until ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE` and
+    the replies are always played out (``plays``: on /ws too)."""
     import websockets
 
     await asyncio.sleep(idx * STAGGER_S)
@@ -384,7 +403,8 @@ async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: St
             if realtime:
                 ws = RealtimeAsOurs(ws)
                 await ws.start()
-            conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE)
+            conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE,
+                                plays=plays or realtime)
             rx = asyncio.create_task(conv.receive())
             tx = asyncio.create_task(conv.speak(clips, idx, deadline))
             try:  # the microphone runs to the deadline, unless the receiver stops first
@@ -938,6 +958,9 @@ def main(argv: list[str] | None = None) -> int:
         levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
         by_clip: dict[tuple[str, int], dict[str, list[float]]] = {}
+        # Beside a Realtime client, which must let each answer play out (that API has no
+        # playback.done), the /ws client does too: both ask the same questions at the same pace.
+        plays = "realtime" in protocols
         # One question first, not counted: the first turns of a fresh server are slower (lazy
         # loading, first-call caches), and whichever protocol went first would pay for them.
         for proto in protocols:
@@ -951,7 +974,9 @@ def main(argv: list[str] | None = None) -> int:
 
             async def run(n: int = n, st: Stats = st, url: str = url, cs=cs) -> None:
                 deadline = time.perf_counter() + args.seconds
-                await asyncio.gather(*(session(url, cs, deadline, i, st) for i in range(n)))
+                await asyncio.gather(
+                    *(session(url, cs, deadline, i, st, plays) for i in range(n))
+                )
 
             asyncio.run(run())
             rss, peak = rss_mb(server.proc.pid)
@@ -1004,8 +1029,9 @@ def main(argv: list[str] | None = None) -> int:
             "levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost,
             "asr": "second process (asr.url)" if asr_server else "in process",
             "realtime_minus_ws_p50_ms": gap,
-            # Each protocol asks the prompts in the same order, but a Realtime client waits for
-            # each answer to play, so it gets through fewer: this compares like with like.
+            # Each protocol asks the prompts in the same order and at the same pace, but a p50
+            # over a minute still mixes different questions (and turns): this compares each
+            # question with itself.
             "realtime_minus_ws_same_prompts_ms": paired,
         }))
         clean = lost == 0 and all(r["protocol_errors"] == 0 for r in rows)

@@ -140,6 +140,35 @@ def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
     assert st.lost == st.unheard == 0
 
 
+def test_a_client_that_plays_listens_to_the_answer_first(load) -> None:
+    """plays=True: after the answer's audio has arrived, the client goes on sending silence
+    until it would have finished playing, then sends playback.done, then the gap, then asks."""
+    clock = [0.0]
+
+    async def sleep(s: float) -> None:
+        clock[0] += s
+
+    class Server(ScriptedSocket):
+        async def send(self, m) -> None:
+            self.sent.append((clock[0], m))
+            if isinstance(m, bytes) and len(self.sent) == 60:  # 1.2 s in: answered at once
+                t = load.Turn(speech_end=clock[0] - 0.6, first_audio=clock[0], outcome="answered",
+                              audio_rate=16000, audio_samples=3 * 16000)  # a 3 s reply
+                conv.turns[1] = t
+
+    clip = load.Clip("q", np.ones(load.SAMPLE_RATE // 2, dtype=np.int16))
+    ws = Server([])
+    conv = load.Conversation(ws, load.Stats(), plays=True)
+    conv.clock, conv.sleep = (lambda: clock[0]), sleep
+    asyncio.run(conv.speak([clip], 0, deadline=0.1))
+    done = [(t, json.loads(m)) for t, m in ws.sent if isinstance(m, str)]
+    answered_at = conv.turns[1].first_audio
+    assert [m for _, m in done] == [{"type": "playback.done", "turn": 1}]
+    assert done[0][0] >= answered_at + 3.0 - 0.02  # after the reply has played
+    frames = [t for t, m in ws.sent if isinstance(m, bytes)]
+    assert frames[-1] >= answered_at + 3.0 + load.GAP_S - 0.05  # then the gap
+
+
 class RealtimeSocket:
     """A Realtime server's events, read as a websockets connection is read: ``recv()`` (the
     connection has no ``__anext__``), then ``ConnectionClosedOK``; records what is sent."""
@@ -161,12 +190,8 @@ class RealtimeSocket:
 
 def test_realtime_events_are_followed_as_ours(load) -> None:
     """A spoken turn on /v1/realtime: appends go out in base64 at 24 kHz, the reply's audio is
-    attributed to its turn, and the completed response is reported once the reply has played."""
+    attributed to its turn (with its rate, to play it out), and responses end as turns do."""
     clock = [50.0]
-
-    async def sleep(s: float) -> None:
-        clock[0] += s
-
     reply = np.full(24000, 7, dtype="<i2").tobytes()  # 1 s at 24 kHz
     b64 = base64.b64encode(reply).decode()
     script = [
@@ -189,7 +214,6 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     ]
     sock = RealtimeSocket(script)
     rt = load.RealtimeAsOurs(sock)
-    rt.clock, rt.sleep = (lambda: clock[0]), sleep
     st = load.Stats()
     conv = load.Conversation(rt, st, load.REALTIME_RATE)
     conv.t0 = 100.0
@@ -212,7 +236,7 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     assert conv.turns[1].first_audio == pytest.approx(50.0)
     assert conv.turns[1].stages_ms == {"first_audio_out": 700.0}  # the server's own stages
     assert st.cpu_per_audio_s() == 0.25  # and its CPU per audio second
-    assert clock[0] == pytest.approx(51.0)  # the answer played out (1 s) before it was reported
+    assert conv.turns[1].played_at() == pytest.approx(51.0)  # 1 s of reply at 24 kHz
     assert st.protocol_errors == 1  # rate_limited; turn_failed belongs to turn 3
 
 

@@ -18,7 +18,8 @@ server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sen
 silent again at once. With ``--protocols ws,realtime`` the same questions go to ``/ws`` and to
 ``/v1/realtime`` (OpenAI's Realtime API: 24 kHz PCM16 in base64 ``input_audio_buffer.append``
 events, server VAD), timed the same way to the first ``response.output_audio.delta``; as that API
-has no ``playback.done``, both clients then let each answer play out before the next question.
+has no ``playback.done``, both clients then let each answer play out before the next question,
+and the two take turns in slices of about 20 s (a shared machine's load then weighs on both).
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -239,8 +240,9 @@ class Conversation:
         await self.ws.send(chunk)
         self.sent += len(chunk) // 2
 
-    async def speak(self, clips: list[Clip], first: int, deadline: float) -> None:
-        """Ask prompt after prompt until ``deadline``; tally each prompt's turns."""
+    async def speak(self, clips: list[Clip], first: int, deadline: float) -> int:
+        """Ask prompt after prompt until ``deadline``, from ``clips[first]``; tally each
+        prompt's turns. Returns the index of the prompt that would come next."""
         st, frame = self.st, self.frame
         silence = np.zeros(frame, dtype=np.int16).tobytes()
         self.t0 = self.clock()
@@ -287,6 +289,7 @@ class Conversation:
                             st.stages_ms[stage].append(ms)
             for _ in range(round(GAP_S * 50)):
                 await self._send(silence)
+        return k
 
 
 class RealtimeAsOurs:
@@ -385,11 +388,15 @@ async def connect(url: str):
 
 
 async def session(
-    url: str, clips: list[Clip], deadline: float, idx: int, st: Stats, plays: bool = False
-) -> None:
-    """One user until ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE` and
-    the replies are always played out (``plays``: on /ws too)."""
+    url: str, clips: list[Clip], deadline: float, idx: int, st: Stats, plays: bool = False,
+    first: int | None = None,
+) -> int:
+    """One user until ``deadline``, asking from ``clips[first]`` (default: ``idx``); on
+    /v1/realtime ``clips`` are at :data:`REALTIME_RATE` and the replies are always played out
+    (``plays``: on /ws too). Returns the index of the prompt it would have asked next."""
     import websockets
+
+    first = idx if first is None else first
 
     await asyncio.sleep(idx * STAGGER_S)
     conv: Conversation | None = None
@@ -399,14 +406,14 @@ async def session(
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if hello.get("type") != ("session.created" if realtime else "session.started"):
                 st.sessions_failed += 1
-                return
+                return first
             if realtime:
                 ws = RealtimeAsOurs(ws)
                 await ws.start()
             conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE,
                                 plays=plays or realtime)
             rx = asyncio.create_task(conv.receive())
-            tx = asyncio.create_task(conv.speak(clips, idx, deadline))
+            tx = asyncio.create_task(conv.speak(clips, first, deadline))
             try:  # the microphone runs to the deadline, unless the receiver stops first
                 await asyncio.wait([rx, tx], return_when=asyncio.FIRST_COMPLETED)
                 if rx.done() and not tx.done():
@@ -414,7 +421,7 @@ async def session(
                     if rx.exception() is None:
                         raise websockets.exceptions.ConnectionClosedError(None, None)
                     raise rx.exception()
-                tx.result()
+                return tx.result()
             finally:
                 rx.cancel()
                 tx.cancel()
@@ -431,6 +438,7 @@ async def session(
             print(f"load: session {idx}: {type(e).__name__}: {e}", file=sys.stderr)
         if conv is not None:  # turns it was waiting for are lost
             st.lost += sum(t.outcome is None for t in conv.turns.values())
+    return first
 
 
 def pct(v: list[float], q: float) -> float | None:
@@ -955,7 +963,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7} "
             f"{'CPU/aud':>7}"
         )
-        levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
         by_clip: dict[tuple[str, int], dict[str, list[float]]] = {}
         # Beside a Realtime client, which must let each answer play out (that API has no
@@ -967,52 +974,65 @@ def main(argv: list[str] | None = None) -> int:
             url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
             cs = rt_clips if proto == "realtime" else clips
             asyncio.run(session(url, cs, time.perf_counter() + 1.0, 0, Stats()))  # one prompt
-        for proto, n in levels:
-            st = Stats()
-            url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
-            cs = rt_clips if proto == "realtime" else clips
+        # Side by side, the protocols take turns in slices of about 20 s, so that a machine
+        # whose load changes over the minute (a shared one) weighs on both alike.
+        rounds = max(1, round(args.seconds / 20)) if len(protocols) > 1 else 1
+        stats: dict[tuple[str, int], Stats] = {}
+        for n in counts:
+            nxt = {p: list(range(n)) for p in protocols}  # each user's next prompt
+            for _ in range(rounds):
+                for proto in protocols:
+                    st = stats.setdefault((proto, n), Stats())
+                    url = f"ws://127.0.0.1:{port}" + (
+                        "/v1/realtime" if proto == "realtime" else "/ws"
+                    )
+                    cs = rt_clips if proto == "realtime" else clips
 
-            async def run(n: int = n, st: Stats = st, url: str = url, cs=cs) -> None:
-                deadline = time.perf_counter() + args.seconds
-                await asyncio.gather(
-                    *(session(url, cs, deadline, i, st, plays) for i in range(n))
+                    async def run(n: int = n, st: Stats = st, url: str = url, cs=cs,
+                                  first: list[int] = nxt[proto]) -> list[int]:
+                        deadline = time.perf_counter() + args.seconds / rounds
+                        return await asyncio.gather(
+                            *(session(url, cs, deadline, i, st, plays, first[i])
+                              for i in range(n))
+                        )
+
+                    nxt[proto] = asyncio.run(run())
+                    if server.proc.poll() is not None:
+                        print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
+                        return 1
+            for proto in protocols:  # the level's rows, once all its slices ran
+                st = stats[proto, n]
+                rss, peak = rss_mb(server.proc.pid)
+                row = {
+                    "protocol": proto,
+                    "sessions": n,
+                    "prompts": st.clips,
+                    "turns": st.turns,
+                    **{k: st.outcomes[k] for k in OUTCOMES},
+                    "lost": st.lost,
+                    "unheard": st.unheard,
+                    "protocol_errors": st.protocol_errors,
+                    "sessions_failed": st.sessions_failed,
+                    "p50_ms": pct(st.latencies_ms, 50),
+                    "p90_ms": pct(st.latencies_ms, 90),
+                    "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
+                    # The server's clock, from the audible end it found, on the prompts' last turns.
+                    "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
+                    "server_rss_mb": rss,
+                    "server_peak_rss_mb": peak,
+                    "cpu_s_per_audio_s": st.cpu_per_audio_s(),  # per session, its jobs' CPU
+                }
+                rows.append(row)
+                by_clip[proto, n] = st.by_clip_ms
+                print(
+                    f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
+                    f"{row['silent']:>6} "
+                    f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
+                    f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
+                    f"{row['vad_end_p50_ms'] or '-':>7} "
+                    f"{rss:>7} {peak:>7} {row['cpu_s_per_audio_s'] or '-':>7}",
+                    flush=True,
                 )
-
-            asyncio.run(run())
-            rss, peak = rss_mb(server.proc.pid)
-            row = {
-                "protocol": proto,
-                "sessions": n,
-                "prompts": st.clips,
-                "turns": st.turns,
-                **{k: st.outcomes[k] for k in OUTCOMES},
-                "lost": st.lost,
-                "unheard": st.unheard,
-                "protocol_errors": st.protocol_errors,
-                "sessions_failed": st.sessions_failed,
-                "p50_ms": pct(st.latencies_ms, 50),
-                "p90_ms": pct(st.latencies_ms, 90),
-                "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
-                # The server's clock, from the audible end it found, on the prompts' last turns.
-                "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
-                "server_rss_mb": rss,
-                "server_peak_rss_mb": peak,
-                "cpu_s_per_audio_s": st.cpu_per_audio_s(),  # per session, its jobs' CPU
-            }
-            rows.append(row)
-            by_clip[proto, n] = st.by_clip_ms
-            print(
-                f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
-                f"{row['silent']:>6} "
-                f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
-                f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
-                f"{row['vad_end_p50_ms'] or '-':>7} "
-                f"{rss:>7} {peak:>7} {row['cpu_s_per_audio_s'] or '-':>7}",
-                flush=True,
-            )
-            if server.proc.poll() is not None:
-                print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
-                return 1
         crossing = next((r["sessions"] for r in rows if (r["p90_ms"] or 0) > 2000), None)
         gap = {}  # Realtime minus /ws p50 latency at each session count (the same run)
         paired = {}  # the median over prompts of (Realtime minus /ws), each prompt's median

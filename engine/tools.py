@@ -80,9 +80,12 @@ def normalize_tool_choice(choice: object, tools: list[dict]) -> str | dict:
             raise ToolFormatError("tool_choice 'required' needs at least one tool")
         return choice
     if isinstance(choice, dict) and choice.get("type") == "function":
-        name = (choice.get("function") or {}).get("name")
-        if name not in {t["function"]["name"] for t in tools}:
-            raise ToolFormatError(f"tool_choice names {name!r}, which is not one of the tools")
+        f = choice.get("function")
+        name = f.get("name") if isinstance(f, dict) else None
+        if not isinstance(name, str) or name not in {t["function"]["name"] for t in tools}:
+            raise ToolFormatError(
+                f"tool_choice names {str(name)[:64]!r}, which is not one of the tools"
+            )
         return {"type": "function", "function": {"name": name}}
     raise ToolFormatError(
         "tool_choice must be 'auto', 'none', 'required' or "

@@ -71,6 +71,16 @@ class ToolCallFrame(Frame):
 
 
 @dataclass(frozen=True)
+class FunctionCallFrame(Frame):
+    """The model called one of the client's own functions: the client runs it and sends its
+    output back (``Pipeline.add_tool_output``); the turn ends without an answer."""
+
+    call_id: str = ""
+    name: str = ""
+    arguments: str = "{}"  # JSON text, as OpenAI sends it
+
+
+@dataclass(frozen=True)
 class TimerFiredFrame(Frame):
     """A timer or reminder is due: the assistant speaks up unprompted (``text``), in its own
     turn; its audio follows as TtsAudioFrames of that turn."""

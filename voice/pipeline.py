@@ -19,6 +19,11 @@ refining later blocks. Audio goes to a :class:`Sink`; everything else leaves as 
   answered as one turn.
 - Echo: what the speaker plays is the reference of an echo suppressor on the microphone.
 - The event loop never waits on a model; a monitor measures its lag during turns.
+- The client's own functions (:meth:`Pipeline.set_functions`) are offered beside the built-in
+  tools; a turn in which the model calls one ends with the call (a ``FunctionCallFrame``, the
+  call kept in the history), the client's output joins the history
+  (:meth:`Pipeline.add_tool_output`) and :meth:`Pipeline.respond` answers it in a follow-up
+  turn. With ``speak`` off replies are text only and nothing is synthesised.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.tools import normalize_tool_choice, normalize_tools
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
 from voice.echo import EchoSuppressor
@@ -40,6 +46,7 @@ from voice.frames import (
     EndFrame,
     ErrorFrame,
     Frame,
+    FunctionCallFrame,
     InterruptionFrame,
     ReplyTextFrame,
     SpeechStartedFrame,
@@ -90,6 +97,8 @@ class TurnRecord:
     endpoint: str = "silence"  # what ended the turn: "silence", or a "complete" transcript
     error: str | None = None
     announcement: bool = False  # spoken unprompted (a timer or reminder), not an answer
+    follow_up: bool = False  # answers the conversation's tool results, not a new question
+    calls: list[dict] = field(default_factory=list)  # the client's functions it called
 
     @property
     def latency_ms(self) -> dict[str, float]:
@@ -116,6 +125,10 @@ class TurnRecord:
             d["tools"] = self.stats["tools"]
         if self.announcement:
             d["announcement"] = True
+        if self.follow_up:
+            d["follow_up"] = True
+        if self.calls:
+            d["calls"] = self.calls
         if self.interrupted:
             d["interrupted"] = True
             d["spoken"] = self.spoken
@@ -257,6 +270,7 @@ class _Prepared:
     stats: dict = field(default_factory=dict)
     first_audio: list = field(default_factory=list)  # SpeechChunks of the first piece
     pieces: list[str] = field(default_factory=list)
+    calls: list[dict] = field(default_factory=list)  # calls of the client's functions
     stamps: dict[str, float] = field(default_factory=dict)
 
 
@@ -282,6 +296,7 @@ class Turn:
     audio: np.ndarray | None  # the utterance as transcribed (None: a typed question)
     task: asyncio.Task | None = None  # answering: ASR, reply, synthesis, playback
     heard: list[tuple[str, float, float]] = field(default_factory=list)  # (piece, start, end)
+    shown: str = ""  # the reply text sent so far (what a text-only client has read)
     remembered: bool = False  # its exchange is in the history
     carry: np.ndarray | None = None  # speech taken back: it belongs to the next turn
     closed: bool = False  # its record has been published
@@ -332,6 +347,11 @@ class Pipeline:
         # Built-in tools (voice.tools): made on the conversation's loop, closed with it.
         self.tools: Toolbox | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        # The client's own functions (OpenAI tools): the model may call them; the client runs
+        # them and sends their output back (set_functions, add_tool_output, respond).
+        self.functions: list[dict] = []
+        self.tool_choice: str | dict = "auto"
+        self.speak = True  # False: replies are text only, nothing is synthesised
 
     # --- frames -------------------------------------------------------------------------
     def emit(self, frame: Frame) -> None:
@@ -412,12 +432,59 @@ class Pipeline:
         """A typed question: a new turn answered like a spoken one, without ASR."""
         await self._interrupt()
         self._ensure_tools()
-        rec = TurnRecord(self._new_id())
+        self._begin(Turn(self._record_now(), None), None, text)
+        await asyncio.sleep(0)  # let the turn start (see _on_event)
+
+    def _record_now(self, **kw) -> TurnRecord:
+        """A new turn with nothing to hear (typed, or a follow-up): it ends its speech now."""
+        rec = TurnRecord(self._new_id(), **kw)
         now = self.clock()
         for k in ("audible_end", "speech_end", "turn_detected"):
             rec.stamps[k] = now
-        self._begin(Turn(rec, None), None, text)
-        await asyncio.sleep(0)  # let the turn start (see _on_event)
+        return rec
+
+    # --- the client's functions ---------------------------------------------------------
+    def set_functions(
+        self, tools: list[dict] | None = None, tool_choice: str | dict | None = None
+    ) -> None:
+        """Offer the client's own functions (OpenAI chat ``tools``) to the model from the next
+        turn on, with ``tool_choice`` (``auto``, ``none``, ``required`` or
+        ``{"type": "function", "function": {"name": ...}}``); None keeps what was set. They
+        stand beside the built-in tools and replace one of the same name; ``none`` offers no
+        tool at all, ``required`` and a named function only the client's. Raises
+        ``engine.tools.ToolFormatError`` (nothing changes) for tools or a choice that do not
+        check."""
+        functions = self.functions if tools is None else normalize_tools(tools)
+        choice = self.tool_choice if tool_choice is None else tool_choice
+        if choice not in ("auto", "none"):
+            choice = normalize_tool_choice(choice, functions)
+        self.functions, self.tool_choice = functions, choice
+
+    def open_calls(self) -> list[str]:
+        """Ids of the client's function calls in the history still waiting for their output."""
+        answered = {m.get("tool_call_id") for m in self.history if m["role"] == "tool"}
+        return [c["id"] for m in self.history if m["role"] == "assistant"
+                for c in m.get("tool_calls") or [] if c["id"] not in answered]  # fmt: skip
+
+    def add_tool_output(self, call_id: str, output: str) -> None:
+        """The client ran its function: its output joins the history as a ``tool`` message
+        (answered by the next :meth:`respond`). Raises ValueError for a call that is not
+        waiting for an output."""
+        if call_id not in self.open_calls():
+            raise ValueError(f"no function call {call_id[:64]!r} is waiting for its output")
+        self.history.append({"role": "tool", "tool_call_id": call_id, "content": output})
+
+    async def respond(self) -> int:
+        """A turn that answers the conversation as it is (after :meth:`add_tool_output`): no
+        new question, a reply like any other. Returns its turn id; raises ValueError when the
+        history does not end with tool output."""
+        if not self.history or self.history[-1]["role"] != "tool":
+            raise ValueError("nothing to respond to: add the output of a function call first")
+        await self._interrupt()
+        self._ensure_tools()
+        rec = self._record_now(follow_up=True)
+        self._begin(Turn(rec, None), None)
+        return rec.turn
 
     # --- tools and announcements --------------------------------------------------------
     def _ensure_tools(self) -> None:
@@ -451,9 +518,7 @@ class Pipeline:
     async def _speak_announcement(self, turn: Turn) -> None:
         rec = turn.record
         try:
-            chunks = await self._synth(rec.reply)
-            rec.stamps["first_tts_audio"] = self.clock()
-            await self._play(turn, chunks, rec.reply)
+            await self._voice(turn, rec.reply)
             rec.spoken = rec.reply
             rec.stats["announcement"] = True
         except Exception as e:  # TTS failure: an error event; the conversation goes on
@@ -581,7 +646,7 @@ class Pipeline:
             turn.task.cancel()
             await asyncio.gather(turn.task, return_exceptions=True)
         first = rec.stamps.get("first_audio_out")
-        rec.spoken = _heard_text(turn.heard, t)
+        rec.spoken = _heard_text(turn.heard, t) if self.speak else " ".join(turn.shown.split())
         takeback = self.cfg.vad.takeback_ms / 1000.0
         if turn.audio is not None and (
             not rec.spoken or (onset is not None and first is not None and onset - first < takeback)
@@ -593,11 +658,13 @@ class Pipeline:
             if self.history[-2:] and self.history[-1] == said:
                 if rec.spoken:
                     self.history[-1] = {"role": "assistant", "content": rec.spoken}
+                elif rec.follow_up:  # the tool output stays, waiting for an answer
+                    del self.history[-1]
                 else:  # its question, tool calls and answer all go
                     users = [k for k, m in enumerate(self.history) if m["role"] == "user"]
                     del self.history[users[-1] if users else len(self.history) - 2 :]
-        elif rec.transcript and rec.spoken:
-            self._remember(turn, rec.transcript, rec.spoken)
+        elif (rec.transcript or rec.follow_up) and rec.spoken:
+            self._remember(turn, rec.transcript or None, rec.spoken)
         self.emit(InterruptionFrame(rec.turn, rec.spoken))
         rec.stats["barge_in_stop_ms"] = round((self.clock() - t) * 1000, 1)
         self._publish(turn)
@@ -609,18 +676,19 @@ class Pipeline:
         turn.closed = True
         rec = turn.record
         rec.stats["loop_lag_max_ms"] = round(self._lag_max * 1000, 1)
-        if rec.transcript or rec.error or rec.announcement:
+        if rec.transcript or rec.error or rec.announcement or rec.follow_up:
             self.records.append(rec)
             self.emit(TurnMetricsFrame(rec.turn, rec.latency_ms, dict(rec.stats)))
             if self._on_turn is not None:
                 self._on_turn(rec)
 
     # --- answering ----------------------------------------------------------------------
-    def messages_for(self, transcript: str) -> list[dict]:
-        """System prompt + as much recent history as fits the budget + the new question."""
+    def messages_for(self, transcript: str | None) -> list[dict]:
+        """System prompt + as much recent history as fits the budget + the new question (None:
+        no new question, the history is answered as it is)."""
         sp = self.cfg.assistant.system_prompt
         system = [{"role": "system", "content": sp}] if sp else []
-        user = [{"role": "user", "content": transcript}]
+        user = [{"role": "user", "content": transcript}] if transcript is not None else []
         hist = list(self.history)
         budget = self.cfg.assistant.history_tokens
         while hist and self.m.llm.count_tokens(system + hist + user) > budget:
@@ -656,14 +724,14 @@ class Pipeline:
             raise
         p.stamps["reply_done"] = self.clock()
         p.stamps["first_text"] = first[0] if first else p.stamps["reply_done"]
-        p.reply, p.stats = reply.text, reply.stats
+        p.reply, p.stats, p.calls = reply.text, reply.stats, reply.calls
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
-        if p.pieces:
+        if p.pieces and self.speak:
             p.first_audio = await self._synth(p.pieces[0], speculative=True)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 
-    def _stream_llm(self, transcript: str, on_text, rid: str):
+    def _stream_llm(self, transcript: str | None, on_text, rid: str):
         """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
         tool loop (model → tools → model) runs here and each call is reported as a frame."""
         loop = self._loop
@@ -674,7 +742,8 @@ class Pipeline:
                 frame = ToolCallFrame(turn, run.name, run.arguments, run.result, run.ok, run.ms)
                 loop.call_soon_threadsafe(self.emit, frame)
 
-        return answer(self.m.llm, self.messages_for(transcript), self.tools, on_text, rid, on_tool)
+        return answer(self.m.llm, self.messages_for(transcript), self.tools, on_text, rid, on_tool,
+                      functions=self.functions, tool_choice=self.tool_choice)
 
     async def _synth(self, text: str, speculative: bool = False) -> list:
         return await self.jobs.run(_synthesize_all, self.m.tts, text, speculative=speculative)
@@ -697,28 +766,37 @@ class Pipeline:
                 rec.transcript = prepared.transcript
                 for k, v in prepared.stamps.items():
                     rec.stamps[k] = v
-            else:
+            elif not rec.follow_up:
                 rec.transcript = text if turn.audio is None else await self._transcribe(turn.audio)
                 rec.stamps["asr_done"] = self.clock()
-            self.emit(TranscriptFrame(rec.turn, rec.transcript, True))
-            if not rec.transcript:
-                rec.error = "no speech recognised"
-                self.emit(ErrorFrame(rec.turn, rec.error))
-                return
-            if _RESET.match(_norm(rec.transcript)):
+            if not rec.follow_up:
+                self.emit(TranscriptFrame(rec.turn, rec.transcript, True))
+                if not rec.transcript:
+                    rec.error = "no speech recognised"
+                    self.emit(ErrorFrame(rec.turn, rec.error))
+                    return
+            reset = bool(_RESET.match(_norm(rec.transcript)))
+            if reset:
                 self.reset()
                 rec.reply = "Okay, let's start over."
                 prepared = _Prepared(reply=rec.reply, pieces=[rec.reply])
-            if prepared is not None and (prepared.reply or prepared.pieces):
+            if prepared is not None and (prepared.reply or prepared.pieces or prepared.calls):
                 await self._speak_prepared(turn, prepared)
             else:
                 await self._stream_reply(turn)
             rec.spoken = rec.reply
-            if not rec.reply.strip():  # never a silent turn: say that nothing came back
+            tools = tool_messages(rec.stats)
+            question = None if rec.follow_up else rec.transcript
+            if rec.calls:  # the client runs them: the turn ends with the calls, no answer yet
+                for c in rec.calls:
+                    f = c["function"]
+                    self.emit(FunctionCallFrame(rec.turn, c["id"], f["name"], f["arguments"]))
+                self._remember(turn, question, rec.reply, tools, rec.calls)
+            elif not rec.reply.strip():  # never a silent turn: say that nothing came back
                 rec.error = "the model gave an empty reply"
                 self.emit(ErrorFrame(rec.turn, rec.error))
-            elif not _RESET.match(_norm(rec.transcript)):
-                self._remember(turn, rec.transcript, rec.reply, tool_messages(rec.stats))
+            elif not reset:
+                self._remember(turn, question, rec.reply, tools)
         except LLMError as e:
             rec.error = str(e)
             self.emit(ErrorFrame(rec.turn, rec.error))
@@ -730,13 +808,23 @@ class Pipeline:
                 self._publish(turn)
 
     def _remember(
-        self, turn: Turn, user: str, assistant: str, tools: list[dict] | None = None
+        self,
+        turn: Turn,
+        user: str | None,
+        assistant: str,
+        tools: list[dict] | None = None,
+        calls: list[dict] | None = None,
     ) -> None:
+        """Keep the exchange: the question (None: a follow-up has none), the built-in tools'
+        calls and results, and the answer, or the client's function calls waiting for output."""
         turn.remembered = True
+        said: dict = {"role": "assistant", "content": assistant}
+        if calls:
+            said = {"role": "assistant", "content": assistant or None, "tool_calls": calls}
         self.history += [
-            {"role": "user", "content": user},
+            *([{"role": "user", "content": user}] if user is not None else []),
             *(tools or []),
-            {"role": "assistant", "content": assistant},
+            said,
         ]
 
     async def _play(self, turn: Turn, chunks: list, piece: str) -> None:
@@ -753,19 +841,25 @@ class Pipeline:
             rec.stamps.setdefault("first_audio_out", start)
             turn.heard.append((piece, start, end))
 
+    async def _voice(self, turn: Turn, piece: str, chunks: list | None = None) -> None:
+        """Say one piece of the reply: synthesise it (unless ``chunks`` are given) and play
+        it. A text-only conversation (``speak`` off) synthesises nothing."""
+        if not self.speak:
+            return
+        if chunks is None:
+            chunks = await self._synth(piece)
+        turn.record.stamps.setdefault("first_tts_audio", self.clock())
+        await self._play(turn, chunks, piece)
+
     async def _speak_prepared(self, turn: Turn, p: _Prepared) -> None:
         rec = turn.record
-        rec.reply, rec.stats = p.reply, dict(p.stats)
-        self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
+        rec.reply, rec.stats, rec.calls = p.reply, dict(p.stats), list(p.calls)
+        turn.shown = rec.reply
+        if rec.reply:
+            self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
         self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
         for i, piece in enumerate(p.pieces):
-            chunks = (
-                p.first_audio
-                if i == 0 and p.first_audio
-                else await self._synth(piece)
-            )
-            rec.stamps.setdefault("first_tts_audio", self.clock())
-            await self._play(turn, chunks, piece)
+            await self._voice(turn, piece, p.first_audio if i == 0 and p.first_audio else None)
 
     async def _stream_reply(self, turn: Turn) -> None:
         rec = turn.record
@@ -777,9 +871,8 @@ class Pipeline:
         def on_text(t: str) -> None:
             loop.call_soon_threadsafe(deltas.put_nowait, t)
 
-        llm = asyncio.ensure_future(
-            asyncio.to_thread(self._stream_llm, rec.transcript, on_text, rid)
-        )
+        question = None if rec.follow_up else rec.transcript  # a follow-up has none
+        llm = asyncio.ensure_future(asyncio.to_thread(self._stream_llm, question, on_text, rid))
         llm.add_done_callback(lambda _: deltas.put_nowait(None))
         speaker = asyncio.create_task(self._speak_queue(turn, pieces))
         first_max = self.cfg.tts.first_chunk_chars
@@ -788,6 +881,7 @@ class Pipeline:
             while (d := await deltas.get()) is not None:
                 rec.stamps.setdefault("first_text", self.clock())
                 self.emit(ReplyTextFrame(rec.turn, d, False))
+                turn.shown += d
                 pending += d
                 cut = None
                 for m in _BOUNDARY.finditer(pending):
@@ -799,7 +893,7 @@ class Pipeline:
             reply = await llm
             rec.stamps["reply_done"] = self.clock()
             rec.stamps.setdefault("first_text", rec.stamps["reply_done"])
-            rec.reply, rec.stats = reply.text, dict(reply.stats)
+            rec.reply, rec.stats, rec.calls = reply.text, dict(reply.stats), list(reply.calls)
             self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
             for p in split_sentences(pending, first_max if first else 10**6):
                 pieces.put_nowait(p)
@@ -813,9 +907,7 @@ class Pipeline:
 
     async def _speak_queue(self, turn: Turn, pieces: asyncio.Queue) -> None:
         while (piece := await pieces.get()) is not None:
-            chunks = await self._synth(piece)
-            turn.record.stamps.setdefault("first_tts_audio", self.clock())
-            await self._play(turn, chunks, piece)
+            await self._voice(turn, piece)
 
     # --- echo: what the speaker plays, on the microphone's stream clock --------------------
     def _suppress_echo(self) -> bool:

@@ -14,9 +14,14 @@ detection, barge-in, rate limits and message limits are the session's, unchanged
 With ``turn_detection: null`` the client decides turns: appended audio is kept until
 ``input_audio_buffer.commit``, transcribed, and answered on ``response.create``.
 
-Function calls (``response.function_call_arguments.delta/done``, ``function_call_output``
-items) come with the tools work: see :meth:`RealtimeTransport._item_create`.
-See docs/realtime.md for what is supported and what is not.
+Function calling is the session's too (docs/protocol.md, "Function calling"): the session's
+``tools`` (flat Realtime function tools) and ``tool_choice`` go to the session as
+``session.config`` (chat-completions shape), ``function.call`` comes back as a ``function_call``
+output item with its ``response.function_call_arguments.delta/done``, a
+``function_call_output`` item goes to the session as ``function.output`` and the
+``response.create`` after it as ``reply.create``. ``output_modalities: ["text"]`` is
+``reply_audio: false``: nothing is synthesised. See docs/realtime.md for what is supported and
+what is not.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
 from voice.audio import SAMPLE_RATE, LowDelayResampler
 
 log = logging.getLogger("voice.realtime")
@@ -63,6 +69,8 @@ SERVER_EVENTS = (
     "response.output_audio_transcript.done",
     "response.output_text.delta",
     "response.output_text.done",
+    "response.function_call_arguments.delta",
+    "response.function_call_arguments.done",
     "response.output_item.done",
     "response.done",
     "error",
@@ -82,11 +90,16 @@ class RealtimeError(Exception):
 
 
 class _Response:
-    """One assistant response (our protocol's turn) as the Realtime API describes it."""
+    """One assistant response (our protocol's turn) as the Realtime API describes it: its
+    output is the assistant's message (once it has text or audio) and the function calls, in
+    the order they came."""
 
     def __init__(self, turn: int, user_item: str | None) -> None:
         self.turn, self.user_item = turn, user_item
-        self.id, self.item = _id("resp"), _id("item")
+        self.id = _id("resp")
+        self.item: str | None = None  # the assistant message's id, once it is added
+        self.index = 0  # the message's output_index
+        self.output: list[dict | None] = []  # items as done; None: the message
         self.text = ""
         self.audio = False
         self.done = False
@@ -114,7 +127,10 @@ class RealtimeTransport:
         self.server_vad = True
         self.text_only = False  # output_modalities == ["text"]: no reply audio
         self.instructions = ""
-        self.tools: list = []
+        self.tools: list[dict] = []  # the client's functions, chat-completions shape (checked)
+        self.tool_choice: str | dict = "auto"  # likewise
+        self._outputs: list[tuple[str, str, str]] = []  # (item, call id, output) sent, unanswered
+        self._outputs_added = False  # function outputs since the last response.create
         self._pending: list[str] = []  # our protocol messages waiting to be read by the session
         self._pending.append(json.dumps({"type": "session.config", "output_sample_rate": 24000}))
         self._buffer: list[np.ndarray] = []  # client-decided turns: audio since the last commit
@@ -206,15 +222,21 @@ class RealtimeTransport:
         if instructions is not None and not isinstance(instructions, str):
             raise RealtimeError("invalid_value", "instructions must be a string",
                                 "session.instructions")
-        tools = s.get("tools")
-        if tools is not None and not isinstance(tools, list):
-            raise RealtimeError("invalid_value", "tools must be a list", "session.tools")
+        tools = self.tools if s.get("tools") is None else _function_tools(s["tools"])
+        choice = self.tool_choice if s.get("tool_choice") is None else \
+            _tool_choice(s["tool_choice"])
+        if choice not in ("auto", "none"):
+            try:
+                choice = normalize_tool_choice(choice, tools)
+            except ToolFormatError as e:
+                raise RealtimeError("invalid_value", str(e), "session.tool_choice") from None
         # All checked: apply.
         if in_rate != self.in_rate:
             self._resampler = LowDelayResampler(in_rate, SAMPLE_RATE)
         self.in_rate, self.server_vad = in_rate, server_vad
-        if modalities is not None:
+        if modalities is not None and self.text_only != (modalities == ["text"]):
             self.text_only = modalities == ["text"]
+            self._protocol("session.config", reply_audio=not self.text_only)
         if out_rate != self.out_rate:
             self.out_rate = out_rate
             self._protocol("session.config", output_sample_rate=out_rate)
@@ -222,8 +244,9 @@ class RealtimeTransport:
             self.instructions = instructions
             if self.set_instructions is not None:
                 self.set_instructions(instructions)
-        if tools is not None:
-            self.tools = tools  # kept and echoed; calling them comes with the tools work
+        if (tools, choice) != (self.tools, self.tool_choice):
+            self.tools, self.tool_choice = tools, choice
+            self._protocol("session.config", tools=tools, tool_choice=choice)
         await self._emit("session.updated", session=self.describe())
 
     async def _append(self, ev: dict) -> None:
@@ -285,13 +308,13 @@ class RealtimeTransport:
         if not isinstance(item, dict):
             raise RealtimeError("invalid_event", "conversation.item.create needs an item", "item")
         if item.get("type") == "function_call_output":
-            # The place for tool results (the tools work): hand item["output"] to the pipeline's
-            # tool loop under item["call_id"].
-            raise RealtimeError("not_supported", "function calls are not supported yet",
-                                "item.type")
+            await self._function_output(item)
+            return
         if item.get("type", "message") != "message" or item.get("role") != "user":
-            raise RealtimeError("not_supported", "only user messages can be added",
-                                "item.role")
+            raise RealtimeError(
+                "not_supported", "only user messages and function_call_output items can be added",
+                "item.role" if item.get("type", "message") == "message" else "item.type",
+            )
         parts = item.get("content")
         if not isinstance(parts, list) or not parts:
             raise RealtimeError("invalid_event", "a message item needs content parts",
@@ -314,8 +337,29 @@ class RealtimeTransport:
                          item=_user_item(iid, text=text))
         self._last_item = iid
 
+    async def _function_output(self, item: dict) -> None:
+        """The output of a function call: the session adds it to the conversation (and
+        answers ``function.output``, which becomes ``conversation.item.added/done``) or
+        rejects an unknown call (``unknown_call``, an ``invalid_value`` error here)."""
+        call_id, output = item.get("call_id"), item.get("output")
+        if not isinstance(call_id, str) or not call_id:
+            raise RealtimeError("invalid_event", "a function_call_output item needs a call_id",
+                                "item.call_id")
+        if not isinstance(output, str):
+            raise RealtimeError("invalid_event", "a function_call_output item needs an output "
+                                "string", "item.output")  # fmt: skip
+        iid = item.get("id") if isinstance(item.get("id"), str) else _id("item")
+        self._outputs.append((iid, call_id, output))
+        del self._outputs[:-16]  # one the session refused for another reason is never answered
+        self._outputs_added = True
+        self._protocol("function.output", call_id=call_id, output=output)
+
     async def _response_create(self, ev: dict) -> None:
+        outputs, self._outputs_added = self._outputs_added, False
         if not self._typed:
+            if outputs:  # answer the function outputs: a turn with no new question
+                self._protocol("reply.create")
+                return
             if self.server_vad:
                 return  # spoken turns get their response when the speech ends
             raise RealtimeError("invalid_event", "nothing to respond to: add an item first")
@@ -338,9 +382,10 @@ class RealtimeTransport:
         if isinstance(message, bytes):
             r = self._responses.get(self._audio_turn) if self._audio_turn is not None else None
             if r is not None and not r.done and not self.text_only:
+                await self._message(r)
                 r.audio = True
                 await self._emit("response.output_audio.delta", response_id=r.id,
-                                 item_id=r.item, output_index=0, content_index=0,
+                                 item_id=r.item, output_index=r.index, content_index=0,
                                  delta=base64.b64encode(message).decode())
             return
         ev = json.loads(message)
@@ -371,13 +416,23 @@ class RealtimeTransport:
         elif kind == "reply.text":
             r = await self._open(turn, None)
             if not ev.get("final") and ev.get("delta"):
+                await self._message(r)
                 r.text += ev["delta"]
                 name = "response.output_text.delta" if self.text_only else \
                     "response.output_audio_transcript.delta"
-                await self._emit(name, response_id=r.id, item_id=r.item, output_index=0,
+                await self._emit(name, response_id=r.id, item_id=r.item, output_index=r.index,
                                  content_index=0, delta=ev["delta"])
             elif ev.get("final"):
                 r.text = ev["text"]
+                if r.text:
+                    await self._message(r)
+        elif kind == "function.call":
+            r = await self._open(turn, None)
+            await self._function_call(r, ev["call_id"], ev["name"], ev["arguments"])
+        elif kind == "function.output":
+            await self._output_added(ev["call_id"])
+        elif kind == "reply.create":  # the turn answering function outputs has begun
+            await self._open(turn, None)
         elif kind == "reply.audio.start":
             self._audio_turn = turn
         elif kind == "reply.audio.end":
@@ -385,7 +440,7 @@ class RealtimeTransport:
             r = self._responses.get(turn)
             if r is not None and r.audio and not r.done:
                 await self._emit("response.output_audio.done", response_id=r.id, item_id=r.item,
-                                 output_index=0, content_index=0)
+                                 output_index=r.index, content_index=0)
         elif kind == "reply.audio.stop":  # a barge-in or response.cancel
             if self._audio_turn == turn:
                 self._audio_turn = None
@@ -398,6 +453,11 @@ class RealtimeTransport:
             code = ev.get("code", "error")
             if code == "turn_failed" and turn is not None:
                 await self._close(turn, "failed")
+            if code == "unknown_call":  # the oldest function output sent: not added
+                if self._outputs:
+                    self._outputs.pop(0)
+                await self._error("invalid_value", ev.get("message", ""), "item.call_id")
+                return
             await self._error(code, ev.get("message", ""))
 
     async def _open(self, turn: int, user_item: str | None) -> _Response:
@@ -405,37 +465,76 @@ class RealtimeTransport:
         if r is None:
             r = self._responses[turn] = _Response(turn, user_item)
             await self._emit("response.created", response=self._describe(r, "in_progress"))
-            await self._emit("response.output_item.added", response_id=r.id, output_index=0,
-                             item=self._assistant_item(r, "in_progress"))
         return r
+
+    async def _message(self, r: _Response) -> None:
+        """The response's assistant message: added with its first text or audio."""
+        if r.item is None:
+            r.item, r.index = _id("item"), len(r.output)
+            r.output.append(None)
+            await self._emit("response.output_item.added", response_id=r.id,
+                             output_index=r.index, item=self._assistant_item(r, "in_progress"))
+
+    async def _function_call(self, r: _Response, call_id: str, name: str, args: str) -> None:
+        """A call of one of the client's functions, whole (our model writes it at once)."""
+        index = len(r.output)
+        item = {"id": _id("item"), "object": "realtime.item", "type": "function_call",
+                "status": "in_progress", "call_id": call_id, "name": name, "arguments": ""}
+        r.output.append(item)
+        ids = {"response_id": r.id, "item_id": item["id"], "output_index": index}
+        await self._emit("response.output_item.added", response_id=r.id, output_index=index,
+                         item=item)
+        await self._emit("response.function_call_arguments.delta", **ids, call_id=call_id,
+                         delta=args)
+        await self._emit("response.function_call_arguments.done", **ids, call_id=call_id,
+                         name=name, arguments=args)
+        r.output[index] = item = {**item, "status": "completed", "arguments": args}
+        await self._emit("response.output_item.done", response_id=r.id, output_index=index,
+                         item=item)
+
+    async def _output_added(self, call_id: str) -> None:
+        """The session took a function's output: the item is in the conversation."""
+        k = next((k for k, o in enumerate(self._outputs) if o[1] == call_id), None)
+        if k is None:
+            return
+        iid, _, output = self._outputs.pop(k)
+        item = {"id": iid, "object": "realtime.item", "type": "function_call_output",
+                "status": "completed", "call_id": call_id, "output": output}
+        for name in ("conversation.item.added", "conversation.item.done"):
+            await self._emit(name, previous_item_id=self._last_item, item=item)
+        self._last_item = iid
 
     async def _close(self, turn: int, status: str, latency: dict | None = None,
                      stats: dict | None = None) -> None:
         r = self._responses.get(turn)
         if r is None or r.done:
             return
-        if status == "completed":
+        if status == "completed" and r.item is not None:
             name = "response.output_text.done" if self.text_only else \
                 "response.output_audio_transcript.done"
             key = "text" if self.text_only else "transcript"
-            await self._emit(name, response_id=r.id, item_id=r.item, output_index=0,
+            await self._emit(name, response_id=r.id, item_id=r.item, output_index=r.index,
                              content_index=0, **{key: r.text})
         r.done = True
-        item_status = "completed" if status == "completed" else "incomplete"
-        await self._emit("response.output_item.done", response_id=r.id, output_index=0,
-                         item=self._assistant_item(r, item_status))
+        if r.item is not None:
+            item_status = "completed" if status == "completed" else "incomplete"
+            await self._emit("response.output_item.done", response_id=r.id,
+                             output_index=r.index, item=self._assistant_item(r, item_status))
         resp = self._describe(r, status)
         if latency or stats:
             resp["metadata"] = {"diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
         await self._emit("response.done", response=resp)
-        self._last_item = r.item
+        if resp["output"]:
+            self._last_item = resp["output"][-1]["id"]
         for old in [t for t in self._responses if t < turn - 8]:  # keep the maps small
             del self._responses[old]
         for old in [t for t in self._speech_items if t < turn - 8]:
             del self._speech_items[old]
 
     def _describe(self, r: _Response, status: str) -> dict:
-        out = [] if status == "in_progress" else [self._assistant_item(r, "completed")]
+        done = "completed" if status == "completed" else "incomplete"
+        out = [] if status == "in_progress" else \
+            [self._assistant_item(r, done) if o is None else o for o in r.output]
         return {"id": r.id, "object": "realtime.response", "status": status,
                 "output": out, "conversation_id": self.session_id,
                 "output_modalities": ["text"] if self.text_only else ["audio"]}
@@ -456,7 +555,10 @@ class RealtimeTransport:
             "type": "realtime", "object": "realtime.session", "id": self.session_id,
             "model": self.model,
             "output_modalities": ["text"] if self.text_only else ["audio"],
-            "instructions": self.instructions, "tools": self.tools,
+            "instructions": self.instructions,
+            "tools": [{"type": "function", **t["function"]} for t in self.tools],
+            "tool_choice": self.tool_choice if isinstance(self.tool_choice, str) else
+            {"type": "function", "name": self.tool_choice["function"]["name"]},
             "audio": {
                 "input": {"format": fmt_in, "turn_detection": td,
                           "transcription": {"model": "whisper"}},
@@ -486,6 +588,40 @@ def _pcm_rate(fmt: Any, param: str, current: int) -> int:
     if rate not in RATES:
         raise RealtimeError("invalid_value", f"audio/pcm rate must be one of {RATES}", param)
     return rate
+
+
+def _function_tools(tools: Any) -> list[dict]:
+    """The session's ``tools`` (Realtime function tools, flat: ``{"type": "function", "name",
+    "description", "parameters"}``) as chat-completions tools (``{"type": "function",
+    "function": {...}}``), checked as the session will check them."""
+    if not isinstance(tools, list):
+        raise RealtimeError("invalid_value", "tools must be a list", "session.tools")
+    out = []
+    for i, t in enumerate(tools):
+        if not isinstance(t, dict):
+            raise RealtimeError("invalid_value", f"tools[{i}] must be an object", "session.tools")
+        if t.get("type", "function") != "function":
+            raise RealtimeError("not_supported", f"tools[{i}]: only function tools are supported",
+                                "session.tools")
+        fn = {k: t[k] for k in ("name", "description", "parameters") if t.get(k) is not None}
+        out.append({"type": "function", "function": fn})
+    try:
+        return normalize_tools(out)
+    except ToolFormatError as e:
+        raise RealtimeError("invalid_value", str(e), "session.tools") from None
+
+
+def _tool_choice(choice: Any) -> str | dict:
+    """The session's ``tool_choice`` (``{"type": "function", "name": ...}`` for a named one) in
+    the chat-completions shape."""
+    if choice in ("auto", "none", "required"):
+        return choice
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        return {"type": "function", "function": {"name": choice.get("name")}}
+    if isinstance(choice, dict) and choice.get("type") == "mcp":
+        raise RealtimeError("not_supported", "MCP tools are not supported", "session.tool_choice")
+    raise RealtimeError("invalid_value", "tool_choice must be 'auto', 'none', 'required' or "
+                        "{type: 'function', name: ...}", "session.tool_choice")  # fmt: skip
 
 
 def _user_item(item_id: str, text: str | None = None, audio: bool = False) -> dict:

@@ -34,11 +34,13 @@ from collections.abc import Callable
 import numpy as np
 from websockets.exceptions import ConnectionClosed
 
+from engine.tools import ToolFormatError
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.frames import (
     ErrorFrame,
     Frame,
+    FunctionCallFrame,
     InterruptionFrame,
     ReplyTextFrame,
     SpeechStartedFrame,
@@ -53,13 +55,21 @@ from voice.pipeline import Models, Pipeline, Sink
 log = logging.getLogger("voice.session")
 
 PROTOCOL_VERSION = 1
-# Client → server events and their fields: name → (type, required). Nothing else is accepted.
-CLIENT_EVENTS: dict[str, dict[str, tuple[type, bool]]] = {
-    "session.config": {"output_sample_rate": (int, False)},
+# Client → server events and their fields: name → (type or types, required). Nothing else is
+# accepted.
+CLIENT_EVENTS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
+    "session.config": {
+        "output_sample_rate": (int, False),
+        "reply_audio": (bool, False),
+        "tools": (list, False),
+        "tool_choice": ((str, dict), False),
+    },
     "text.input": {"text": (str, True)},
     "interrupt": {},
     "playback.done": {"turn": (int, True)},
     "conversation.reset": {},
+    "function.output": {"call_id": (str, True), "output": (str, True)},
+    "reply.create": {},
 }
 SERVER_EVENTS = (
     "session.started",
@@ -75,6 +85,9 @@ SERVER_EVENTS = (
     "turn.metrics",
     "conversation.reset",
     "tool.call",
+    "function.call",
+    "function.output",
+    "reply.create",
     "timer.fired",
     "error",
 )
@@ -304,7 +317,8 @@ def parse_event(text: str) -> dict:
             raise ProtocolError("bad_event", f"{kind}: unknown field {name[:64]!r}")
         want = spec[name][0]
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise ProtocolError("bad_event", f"{kind}: {name} must be {want.__name__}")
+            names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
+            raise ProtocolError("bad_event", f"{kind}: {name} must be {names}")
     for name, (_, required) in spec.items():
         if required and name not in ev:
             raise ProtocolError("bad_event", f"{kind}: missing field {name!r}")
@@ -455,10 +469,17 @@ class Session:
         kind = ev["type"]
         if kind == "session.config":
             rate = ev.get("output_sample_rate")
+            if rate is not None and not 8000 <= rate <= 192000:
+                raise ProtocolError("bad_event", "output_sample_rate must be 8000..192000")
+            if "tools" in ev or "tool_choice" in ev:
+                try:
+                    self.pipe.set_functions(ev.get("tools"), ev.get("tool_choice"))
+                except ToolFormatError as e:
+                    raise ProtocolError("bad_event", f"session.config: {e}") from None
             if rate is not None:
-                if not 8000 <= rate <= 192000:
-                    raise ProtocolError("bad_event", "output_sample_rate must be 8000..192000")
                 self.sink.sample_rate = rate
+            if "reply_audio" in ev:
+                self.pipe.speak = ev["reply_audio"]
         elif kind == "text.input":
             text = " ".join(ev["text"].split())
             if not text:
@@ -475,6 +496,24 @@ class Session:
         elif kind == "conversation.reset":
             self.pipe.reset()
             self.send("conversation.reset")
+        elif kind == "function.output":
+            if len(ev["output"]) > self.cfg.server.max_text_chars:
+                raise ProtocolError(
+                    "too_large",
+                    f"function.output: longer than {self.cfg.server.max_text_chars} chars",
+                )
+            try:
+                self.pipe.add_tool_output(ev["call_id"], ev["output"])
+            except ValueError as e:
+                raise ProtocolError("unknown_call", str(e)) from None
+            self.send("function.output", call_id=ev["call_id"])
+        elif kind == "reply.create":
+            try:
+                turn = await self.pipe.respond()
+            except ValueError as e:
+                raise ProtocolError("bad_event", f"reply.create: {e}") from None
+            self._newest = max(self._newest, turn)
+            self.send("reply.create", turn=turn)
 
     async def _audio(self, data: bytes) -> None:
         if _is_json(data):
@@ -529,6 +568,9 @@ class Session:
                 "session_audio_s": round(self._audio_s, 3),
             }
             self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=stats)
+        elif isinstance(f, FunctionCallFrame):
+            self.send("function.call", turn=f.turn, call_id=f.call_id, name=f.name,
+                      arguments=f.arguments)  # fmt: skip
         elif isinstance(f, ToolCallFrame):
             self.send("tool.call", turn=f.turn, name=f.name, arguments=f.arguments,
                       result=f.result, ok=f.ok, ms=round(f.ms, 2))  # fmt: skip

@@ -10,6 +10,8 @@ export const CLIENT = Object.freeze({
   INTERRUPT: "interrupt",
   PLAYBACK_DONE: "playback.done",
   CONVERSATION_RESET: "conversation.reset",
+  FUNCTION_OUTPUT: "function.output",
+  REPLY_CREATE: "reply.create",
 });
 
 /** Events the server sends (JSON text frames). Reply audio comes as binary frames. */
@@ -27,6 +29,9 @@ export const SERVER = Object.freeze({
   TURN_METRICS: "turn.metrics",
   CONVERSATION_RESET: "conversation.reset",
   TOOL_CALL: "tool.call",
+  FUNCTION_CALL: "function.call",
+  FUNCTION_OUTPUT: "function.output",
+  REPLY_CREATE: "reply.create",
   TIMER_FIRED: "timer.fired",
   ERROR: "error",
 });

@@ -143,7 +143,9 @@ def test_tools_and_tool_choice_checks():
     assert normalize_tool_choice(None, []) == "none"
     named = {"type": "function", "function": {"name": "get_time"}}
     assert normalize_tool_choice(named, tools) == named
-    for bad in ("sometimes", {"type": "function", "function": {"name": "x"}}):
+    for bad in ("sometimes", {"type": "function", "function": {"name": "x"}},
+                {"type": "function", "function": ["get_time"]},  # not a name: no TypeError
+                {"type": "function", "function": {"name": ["get_time"]}}):
         with pytest.raises(ToolFormatError):
             normalize_tool_choice(bad, tools)
     with pytest.raises(ToolFormatError):

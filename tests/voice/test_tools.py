@@ -193,9 +193,11 @@ class ScriptedLLM:
         self.Reply = Reply
         self.replies = list(replies)
         self.seen = []
+        self.choices = []
 
-    def stream(self, messages, on_text, request_id=None, *, tools=None, **kw):
+    def stream(self, messages, on_text, request_id=None, *, tools=None, tool_choice=None, **kw):
         self.seen.append((messages, tools))
+        self.choices.append(tool_choice)
         text, calls = self.replies.pop(0)
         if text:
             on_text(text)
@@ -228,6 +230,75 @@ def test_the_tool_loop_says_the_tool_sentence_when_the_model_only_calls():
     box = Toolbox(clock=Clock(lambda: datetime(2026, 12, 3, 9, 0)))
     a = answer(llm, [{"role": "user", "content": "what day is it"}], box, lambda t: None)
     assert a.text == "Today is Thursday."
+
+
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "The weather in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                   "required": ["city"]}}}  # fmt: skip
+
+
+def _names(tools):
+    return [t["function"]["name"] for t in tools or []]
+
+
+def test_a_call_of_a_client_function_ends_the_turn_with_the_call():
+    """The client's functions are offered before the built-in tools; when the model calls one,
+    nothing is said and nothing more is generated: the call is the answer, for the client."""
+    llm = ScriptedLLM([("", [("get_weather", {"city": "Paris"})])])
+    box, heard = Toolbox(), []
+    a = answer(llm, [{"role": "user", "content": "weather in paris"}], box, heard.append,
+               functions=[WEATHER])
+    assert a.finish_reason == "tool_calls" and a.text == "" and heard == []
+    (call,) = a.calls
+    assert call["function"]["name"] == "get_weather"
+    assert json.loads(call["function"]["arguments"]) == {"city": "Paris"}
+    assert len(llm.seen) == 1 and _names(llm.seen[0][1]) == ["get_weather", *TOOL_NAMES]
+    assert llm.choices == ["auto"]
+    assert a.tools == [] and a.stats["function_calls"] == 1
+
+
+def test_built_in_calls_beside_a_client_call_still_run():
+    llm = ScriptedLLM([("", [("calculator", {"expression": "two plus two"}),
+                             ("get_weather", {"city": "Oslo"})])])  # fmt: skip
+    a = answer(llm, [{"role": "user", "content": "hi"}], Toolbox(), lambda t: None,
+               functions=[WEATHER])
+    assert [c["function"]["name"] for c in a.calls] == ["get_weather"]
+    assert [t.result for t in a.tools] == ["two plus two is four"]
+    assert a.messages[0]["tool_calls"][1]["id"] == a.calls[0]["id"]  # the round's call message
+    assert a.messages[1] == {"role": "tool", "tool_call_id": "c0",
+                             "content": "two plus two is four"}  # fmt: skip
+
+
+def test_tool_choice_rules_the_first_round_and_a_client_name_wins():
+    """A named choice (or required) forces one of the client's functions, so only those are
+    offered in that round; after built-in results the model chooses freely again. A client
+    function named like a built-in tool replaces it. ``none`` offers no tool at all."""
+    clock = {"type": "function", "function": {"name": "clock", "parameters": {}}}
+    named = {"type": "function", "function": {"name": "clock"}}
+    llm = ScriptedLLM([("", [("clock", {})])])
+    a = answer(llm, [{"role": "user", "content": "hi"}], Toolbox(), lambda t: None,
+               functions=[clock], tool_choice=named)
+    assert [c["function"]["name"] for c in a.calls] == ["clock"] and a.tools == []
+    assert _names(llm.seen[0][1]) == ["clock"] and llm.choices == [named]
+
+    llm = ScriptedLLM([("", [("calculator", {"expression": "one plus one"})]), ("Two.", [])])
+    a = answer(llm, [{"role": "user", "content": "hi"}], Toolbox(), lambda t: None,
+               functions=[clock])
+    assert a.text == "Two." and a.calls == [] and llm.choices == ["auto", "auto"]
+    assert _names(llm.seen[0][1]) == ["clock", *(n for n in TOOL_NAMES if n != "clock")]
+
+    llm = ScriptedLLM([("Hello.", [])])
+    a = answer(llm, [{"role": "user", "content": "hi"}], Toolbox(), lambda t: None,
+               functions=[clock], tool_choice="none")
+    assert a.text == "Hello." and llm.seen[0][1] is None
+
+
+def test_client_functions_are_offered_without_built_in_tools():
+    llm = ScriptedLLM([("", [("get_weather", {"city": "Rome"})])])
+    a = answer(llm, [{"role": "user", "content": "hi"}], None, lambda t: None,
+               functions=[WEATHER], tool_choice="required")
+    assert len(a.calls) == 1 and _names(llm.seen[0][1]) == ["get_weather"]
 
 
 def test_toolbox_touches_no_files_network_or_processes(monkeypatch):

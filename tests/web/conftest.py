@@ -4,6 +4,7 @@ running in a background thread, and spoken WAVs made with Piper at test time."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
@@ -26,6 +27,30 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"  # git-ignored
 
 def tiny_config(model: Path, *extra: str) -> AppConfig:
     return load_config(None, [f"engine.model={model}", "sampling.max_new_tokens=16", *extra])
+
+
+# A compact template that renders tools by name, calls and results itself (as the demo model's
+# does), so that a conversation with tools fits the tiny model's 512-token context.
+TOOL_TEMPLATE = (
+    "{% if tools %}<|system|>{% for t in tools %}{{ t['function']['name'] }} {% endfor %}"
+    "{% endif %}{% for m in messages %}<|{{ 'user' if m['role'] == 'tool' else m['role'] }}|>"
+    "{{ m['content'] }}{% if m['role'] == 'assistant' %}"
+    "{% for c in m['tool_calls'] or [] %}<tool_call>{{ {'name': c['function']['name'], "
+    "'arguments': c['function']['arguments']} | tojson }}</tool_call>{% endfor %}"
+    "<|endoftext|>{% endif %}{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+
+
+def tool_checkpoint(folder: Path) -> Path:
+    """A tiny random byte-level LLaDA checkpoint with :data:`TOOL_TEMPLATE`: it can write any
+    text, so grammar-forced tool calls come out whole (the word-level one cannot spell them)."""
+    from tests.engine.test_grammar import _checkpoint
+
+    _checkpoint(folder, "llada")
+    conf = json.loads((folder / "tokenizer_config.json").read_text())
+    conf["chat_template"] = TOOL_TEMPLATE
+    (folder / "tokenizer_config.json").write_text(json.dumps(conf))
+    return folder
 
 
 @pytest.fixture(scope="session")

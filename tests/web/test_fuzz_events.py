@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
 from tests.web.conftest import ServerThread
 from tests.web.test_websocket import Client, open_client
 from voice.config import AppConfig
@@ -137,6 +138,16 @@ def expected_error(message: str | bytes, cfg: AppConfig) -> str | None:
         rate = ev.get("output_sample_rate")
         if rate is not None and not 8000 <= rate <= 192000:
             return "bad_event"
+        try:  # the session's own functions (the fuzzer never makes a valid one)
+            tools = normalize_tools(ev.get("tools"))
+            if ev.get("tool_choice") not in (None, "auto", "none"):
+                normalize_tool_choice(ev["tool_choice"], tools)
+        except ToolFormatError:
+            return "bad_event"
+    if ev["type"] == "function.output":  # no call ever waits for its output here
+        return "too_large" if len(ev["output"]) > s.max_text_chars else "unknown_call"
+    if ev["type"] == "reply.create":  # nor does the conversation ever end with one
+        return "bad_event"
     if ev["type"] == "text.input":
         text = " ".join(ev["text"].split())
         if not text:

@@ -17,8 +17,7 @@ from pydantic import BaseModel, Field
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
 from engine.tools import ToolCallStream, reply_message
-from tests.engine.test_grammar import _checkpoint
-from tests.web.conftest import ServerThread
+from tests.web.conftest import ServerThread, tool_checkpoint
 from voice.config import load_config
 from voice.openai_api import TextService
 
@@ -58,24 +57,9 @@ class Weather(BaseModel):
     tags: list[str] = Field(max_length=2)
 
 
-# A compact template that renders tools by name, calls and results itself (as the demo model's
-# does), so that a conversation with tools fits the tiny model's 512-token context.
-TOOL_TEMPLATE = (
-    "{% if tools %}<|system|>{% for t in tools %}{{ t['function']['name'] }} {% endfor %}"
-    "{% endif %}{% for m in messages %}<|{{ 'user' if m['role'] == 'tool' else m['role'] }}|>"
-    "{{ m['content'] }}{% if m['role'] == 'assistant' %}"
-    "{% for c in m['tool_calls'] or [] %}<tool_call>{{ {'name': c['function']['name'], "
-    "'arguments': c['function']['arguments']} | tojson }}</tool_call>{% endfor %}"
-    "<|endoftext|>{% endif %}{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
-)
-
-
 @pytest.fixture(scope="module")
 def client(tmp_path_factory) -> Iterator[OpenAI]:
-    folder = _checkpoint(tmp_path_factory.mktemp("ckpt") / "tiny-llada", "llada")
-    conf = json.loads((folder / "tokenizer_config.json").read_text())
-    (folder / "tokenizer_config.json").write_text(json.dumps({**conf,
-                                                              "chat_template": TOOL_TEMPLATE}))
+    folder = tool_checkpoint(tmp_path_factory.mktemp("ckpt") / "tiny-llada")
     cfg = EngineConfig(model=str(folder), device="cpu", max_batch_size=4, max_model_len=512)
     w = EngineWorker(Engine.load(cfg))
     text = TextService(w, "tiny", SamplingParams(max_new_tokens=96, block_size=16))

@@ -60,6 +60,9 @@ def test_document_describes_every_event() -> None:
         ('{"type": "playback.done", "turn": true}', "bad_event"),
         ('{"type": "playback.done", "turn": "1"}', "bad_event"),
         ('{"type": "interrupt", "now": true}', "bad_event"),
+        ('{"type": "session.config", "tool_choice": 1}', "bad_event"),
+        ('{"type": "session.config", "reply_audio": 0}', "bad_event"),
+        ('{"type": "function.output", "call_id": "c"}', "bad_event"),
         ("[" * 100_000, "bad_json"),
     ],
     ids=lambda v: v[:24] if isinstance(v, str) else v,
@@ -75,3 +78,8 @@ def test_good_events_pass() -> None:
     assert parse_event('{"type": "session.config", "output_sample_rate": 44100}')
     assert parse_event('{"type": "playback.done", "turn": 3}')["turn"] == 3
     assert parse_event('{"type": "text.input", "text": "hi"}')["text"] == "hi"
+    assert parse_event('{"type": "session.config", "tool_choice": {"type": "function"}}')
+    assert parse_event('{"type": "session.config", "tools": [], "reply_audio": false}')
+    assert parse_event('{"type": "function.output", "call_id": "c", "output": ""}')
+    with pytest.raises(ProtocolError, match="tool_choice must be str or dict"):
+        parse_event('{"type": "session.config", "tool_choice": 1}')

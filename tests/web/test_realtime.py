@@ -2,21 +2,26 @@
 async) against the real server: real VAD, Whisper, Piper and a tiny LM, Piper-voiced questions.
 
 A spoken turn end to end, a typed turn, a cancelled response, client-decided turns
-(``turn_detection: null``), and bad events answered by ``error`` while the session carries on.
+(``turn_detection: null``), bad events answered by ``error`` while the session carries on,
+text-only sessions (nothing synthesised), and function calling: the client's tools, a forced
+call, its output and the answer to it (on a tiny byte-level model that can write the call).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import copy
+import json
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema
 import numpy as np
 import pytest
 from openai import AsyncOpenAI, OpenAI
 
-from tests.web.conftest import ServerThread, tiny_config, words
+from tests.web.conftest import ServerThread, tiny_config, tool_checkpoint, words
 from voice.audio import resample
 from voice.pipeline import Models
 
@@ -65,6 +70,11 @@ class Events:
 
     def types(self) -> list[str]:
         return [e.type for e in self.seen]
+
+    def of(self, response_id: str, type_: str | None = None) -> list:
+        """The events of one response (of one type)."""
+        return [e for e in self.seen if getattr(e, "response_id", None) == response_id
+                and (type_ is None or e.type == type_)]  # fmt: skip
 
 
 def client(server: ServerThread, key: str = "rt-token") -> OpenAI:
@@ -260,3 +270,149 @@ def test_appended_audio_is_resampled_as_one_stream() -> None:
     want = resample(tone, RATE, SAMPLE_RATE).astype(int)
     assert SAMPLE_RATE - 3 * SAMPLE_RATE // 1000 <= len(got) <= SAMPLE_RATE  # ≤ 3 ms held back
     assert np.abs(got - want[: len(got)]).max() < 50  # one stream: no clicks at piece edges
+
+
+def test_text_only_session_never_synthesises(
+    server: ServerThread, tiny_models: Models, monkeypatch
+) -> None:
+    """output_modalities ["text"]: the reply comes as text deltas, no audio and no speech
+    synthesis at all (Piper is never called); response.done still comes."""
+    calls = []
+    real = tiny_models.tts.synthesize_stream
+
+    def spy(*a, **kw):
+        calls.append(a)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(tiny_models.tts, "synthesize_stream", spy)
+    with client(server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        ev.until("session.created")
+        conn.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+        assert ev.until("session.updated").session.output_modalities == ["text"]
+        conn.conversation.item.create(item={
+            "type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "hello there"}],
+        })
+        conn.response.create()
+        done = ev.until("response.done")
+        assert done.response.status == "completed"
+        text = "".join(e.delta for e in ev.of(done.response.id, "response.output_text.delta"))
+        assert text.strip()
+        types = ev.types()
+        assert "response.output_audio.delta" not in types
+        assert "response.output_audio_transcript.delta" not in types
+        final = ev.of(done.response.id, "response.output_text.done")[0].text
+        assert final.strip() == text.strip()
+        (item,) = done.response.output
+        assert item.content[0].type == "output_text" and item.content[0].text == final
+        latency = done.response.metadata["diffvoice"]["latency_ms"]
+        assert "first_tts_audio" not in latency and "first_audio_out" not in latency
+    assert calls == []
+
+
+# A client function whose arguments the grammar forces into a few tokens.
+SET_TIMER = {
+    "type": "function", "name": "set_timer", "description": "Start a timer.",
+    "parameters": {"type": "object", "properties": {
+        "seconds": {"type": "integer", "minimum": 1, "maximum": 3600},
+        "unit": {"type": "string", "enum": ["s", "min"]},
+    }, "required": ["seconds", "unit"], "additionalProperties": False},
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tool_server(tiny_models: Models, tmp_path_factory) -> Iterator[ServerThread]:
+    """The same Whisper and Piper, with a tiny byte-level LM that can write tool calls."""
+    from engine import Engine, EngineConfig, EngineWorker, SamplingParams
+    from voice.llm import LocalLLM
+
+    folder = tool_checkpoint(tmp_path_factory.mktemp("ckpt") / "tiny-llada")
+    engine = Engine.load(EngineConfig(model=str(folder), device="cpu", max_batch_size=4,
+                                      max_model_len=512))  # fmt: skip
+    models = copy.copy(tiny_models)
+    models.llm = LocalLLM(EngineWorker(engine), SamplingParams(max_new_tokens=96, block_size=16))
+    cfg = tiny_config(folder, "assistant.speculative=false")
+    try:
+        with ServerThread(models, cfg, token="rt-token") as s:
+            yield s
+    finally:
+        models.llm.close()
+
+
+def _history(server: ServerThread, call_id: str) -> list[dict]:
+    """The pipeline's history of the session that holds ``call_id``."""
+    for session in list(server.server.sessions.values()):
+        if call_id in json.dumps(session.pipe.history):
+            return session.pipe.history
+    raise AssertionError(f"no session has {call_id}")
+
+
+def test_function_call_then_its_output_then_the_answer(tool_server: ServerThread) -> None:
+    """A typed turn with tool_choice naming a client function: the model calls it (grammar-
+    forced, arguments valid for the schema), the response is that call and nothing is said.
+    The call's output (an unknown call id first: an error, and the session goes on) and a
+    response.create bring the answer, spoken, from the call and its output."""
+    with client(tool_server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        ev.until("session.created")
+        conn.session.update(session={
+            "type": "realtime", "tools": [SET_TIMER],
+            "tool_choice": {"type": "function", "name": "set_timer"},
+        })
+        updated = ev.until("session.updated").session
+        assert [t.name for t in updated.tools] == ["set_timer"]
+        assert updated.tool_choice.name == "set_timer"
+        conn.conversation.item.create(item={
+            "type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "set a timer for five minutes"}],
+        })
+        conn.response.create()
+        done = ev.until("response.done")
+        assert done.response.status == "completed"
+        (item,) = done.response.output
+        assert item.type == "function_call" and item.name == "set_timer"
+        args = json.loads(item.arguments)
+        jsonschema.validate(args, SET_TIMER["parameters"])
+        rid = done.response.id
+        (added,) = ev.of(rid, "response.output_item.added")
+        assert added.item.type == "function_call" and added.item.call_id == item.call_id
+        (delta,) = ev.of(rid, "response.function_call_arguments.delta")
+        (args_done,) = ev.of(rid, "response.function_call_arguments.done")
+        assert delta.call_id == args_done.call_id == item.call_id
+        assert delta.item_id == args_done.item_id == item.id and delta.output_index == 0
+        assert args_done.name == "set_timer" and args_done.arguments == item.arguments
+        assert ev.of(rid, "response.output_item.done")[0].item.status == "completed"
+        assert not ev.of(rid, "response.output_audio.delta")
+        history = _history(tool_server, item.call_id)
+        assert [m["role"] for m in history] == ["user", "assistant"]
+        assert history[0]["content"] == "set a timer for five minutes"
+        assert [c["id"] for c in history[1]["tool_calls"]] == [item.call_id]
+
+        conn.conversation.item.create(item={
+            "type": "function_call_output", "call_id": "call_unknown", "output": "{}",
+        })
+        error = ev.until("error")
+        assert error.error.code == "invalid_value" and error.error.param == "item.call_id"
+        conn.session.update(session={"type": "realtime", "tool_choice": "auto"})
+        ev.until("session.updated")
+        output = json.dumps({"ok": True, "ends_in_seconds": 300})
+        conn.conversation.item.create(item={
+            "type": "function_call_output", "call_id": item.call_id, "output": output,
+        })
+        out = ev.until("conversation.item.added")
+        assert out.item.type == "function_call_output" and out.item.call_id == item.call_id
+        assert ev.until("conversation.item.done").item.output == output
+        conn.response.create()
+        created = ev.until("response.created")
+        answer = ev.until("response.done")
+        assert answer.response.id == created.response.id != rid
+        assert answer.response.status == "completed"
+        said = "".join(e.delta for e in ev.of(answer.response.id,
+                                              "response.output_audio_transcript.delta"))
+        assert said.strip() and ev.of(answer.response.id, "response.output_audio.delta")
+        (message,) = answer.response.output
+        assert message.type == "message" and message.content[0].transcript.strip()
+        assert [m["role"] for m in history] == ["user", "assistant", "tool", "assistant"]
+        assert history[2] == {"role": "tool", "tool_call_id": item.call_id, "content": output}
+        assert history[3] == {"role": "assistant", "content": message.content[0].transcript}

@@ -107,12 +107,18 @@ def client(server: ServerThread) -> Iterator[Client]:
         (b"\0" * ((1 << 20) + 2), "too_large"),
         (json.dumps({"type": "text.input", "text": "a" * (1 << 20)}), "too_large"),
         (json.dumps({"type": "text.input", "text": "word " * 1000}), "too_large"),
+        (json.dumps({"type": "session.config", "tools": [{"type": "function"}]}), "bad_event"),
+        (json.dumps({"type": "session.config", "tool_choice": "required"}), "bad_event"),
+        (json.dumps({"type": "function.output", "call_id": "call_x", "output": "{}"}),
+         "unknown_call"),
+        (json.dumps({"type": "reply.create"}), "bad_event"),
     ],
     ids=[
         "malformed-json", "plain-text", "base64-text", "unknown-type", "empty-text",
         "bad-rate", "unknown-field", "odd-length-audio", "json-as-binary", "json-as-binary-odd",
         "oversized-audio",
-        "oversized-json", "text-too-long",
+        "oversized-json", "text-too-long", "bad-tools", "required-without-tools",
+        "unknown-call", "nothing-to-reply-to",
     ],
 )
 def test_bad_message_gets_error_and_session_goes_on(
@@ -168,6 +174,20 @@ def test_text_turn_streams_reply_and_audio(client: Client) -> None:
     assert {"asr_done", "first_text", "reply_done", "first_audio_out"} <= set(metrics["latency_ms"])
     assert "nfe" in metrics["stats"]
     client.send("playback.done", turn=turn)
+    client.alive()
+
+
+def test_text_only_replies_synthesise_nothing(client: Client) -> None:
+    """reply_audio false: the reply is text, and no audio is made or sent."""
+    client.send("session.config", reply_audio=False)
+    client.send("text.input", text="hello there")
+    final = client.until(lambda e: e["type"] == "reply.text" and e["final"])
+    metrics = client.next_of("turn.metrics")
+    assert final["text"].strip() and metrics["turn"] == final["turn"]
+    assert not client.audio
+    assert not [e for e in client.events if e["type"].startswith("reply.audio")]
+    assert "first_tts_audio" not in metrics["latency_ms"]
+    assert metrics["stats"]["session_worker_s"] == 0  # no Whisper (typed), no Piper
     client.alive()
 
 

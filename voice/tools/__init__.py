@@ -149,7 +149,11 @@ def tools_supported(llm) -> bool:
 
 @dataclass
 class Answer:
-    """A turn's final reply, the tool calls made on the way and the messages to remember."""
+    """A turn's final reply, the tool calls made on the way and the messages to remember.
+
+    ``calls``: calls to the conversation's own functions (the client's tools), in OpenAI
+    shape; when there are any the turn ends with them (``finish_reason`` ``tool_calls``) and
+    their results come later, from the client."""
 
     text: str
     finish_reason: str
@@ -157,6 +161,7 @@ class Answer:
     tools: list[ToolRun] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)  # assistant tool calls + tool results
     tool_ms: float = 0.0  # time in tools plus the model's tool-calling passes
+    calls: list[dict] = field(default_factory=list)
 
 
 def answer(
@@ -166,13 +171,28 @@ def answer(
     on_text: Callable[[str], None],
     request_id: str | None = None,
     on_tool: Callable[[ToolRun], None] | None = None,
+    *,
+    functions: list[dict] | None = None,
+    tool_choice: str | dict = "auto",
 ) -> Answer:
     """The tool loop (runs in a worker thread): the model, with the tools on offer, either
     answers or calls tools; calls are executed here and their results sent back as ``tool``
     messages, until the model answers (at most :data:`MAX_ROUNDS` rounds of calls; a reply with
     no words says the last tool's own sentence). Text the model writes reaches ``on_text`` as
-    it is committed; calls never do. ``on_tool`` hears each executed call."""
-    if toolbox is None:
+    it is committed; calls never do. ``on_tool`` hears each executed call.
+
+    ``functions`` (OpenAI function tools) are the client's own: they are offered beside the
+    built-in tools (one of them replaces a built-in tool of the same name), and a round in which
+    the model calls any of them ends the turn with those calls in :attr:`Answer.calls` (built-in
+    calls of that round still run here). ``tool_choice`` (``auto``, ``none``, ``required`` or a
+    named function) rules the first round, whose forced call (``required``, a name) is one of
+    ``functions``; later rounds, after built-in results, are ``auto``; ``none`` offers no tool
+    at all."""
+    functions = functions or []
+    theirs = {f["function"]["name"] for f in functions}
+    ours = [s for s in (toolbox.specs if toolbox else []) if s["function"]["name"] not in theirs]
+    specs = functions + ours
+    if not specs or tool_choice == "none":
         r = llm.stream(messages, on_text, request_id)
         return Answer(r.text, r.finish_reason, dict(r.stats))
     convo = list(messages)
@@ -183,12 +203,16 @@ def answer(
     for round_ in range(MAX_ROUNDS + 1):
         t0 = time.perf_counter()
         # The tools stay on offer in every round (the prompt reads as the model learned it);
-        # calls in the last round are not run.
-        r = llm.stream(convo + extra, on_text, request_id, tools=toolbox.specs)
+        # built-in calls in the last round are not run.
+        choice = tool_choice if round_ == 0 else "auto"
+        # A forced call (required, or a named function) is one of the client's functions.
+        offer = functions if choice not in ("auto", "none") and functions else specs
+        r = llm.stream(convo + extra, on_text, request_id, tools=offer, tool_choice=choice)
         for k, v in r.stats.items():
             stats[k] = stats.get(k, 0) + v if k in ("nfe", "tokens") else v
         calls = r.tool_calls if r.finish_reason == "tool_calls" else []
-        if not calls or round_ == MAX_ROUNDS:
+        client = [c for c in calls if c["function"]["name"] in theirs]
+        if not client and (not calls or round_ == MAX_ROUNDS):
             text = r.text.strip()
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
@@ -196,23 +220,35 @@ def answer(
                 # No words: say the last tool's own sentence, or admit it.
                 text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."
                 on_text(text)
-            stats["tool_calls"] = len(runs)
-            if runs:
-                stats["tool_ms"] = round(1000 * tool_s, 1)
-                stats["tools"] = [x.to_json() for x in runs]
+            _tool_stats(stats, runs, tool_s)
             reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"
             return Answer(text, reason, stats, runs, extra, 1000 * tool_s)
         call_msg = {"role": "assistant", "content": r.text or None, "tool_calls": calls}
         results = []
         for c in calls:
-            run = toolbox.run(c["function"]["name"], c["function"]["arguments"], c["id"])
+            if c["function"]["name"] in theirs:
+                continue
+            name, args = c["function"]["name"], c["function"]["arguments"]
+            run = toolbox.run(name, args, c["id"]) if toolbox else ToolRun(
+                c["id"], name, {}, f"sorry, there is no tool called {name[:40]}", False, 0.0)
             runs.append(run)
             results.append({"role": "tool", "tool_call_id": c["id"], "content": run.result})
             if on_tool is not None:
                 on_tool(run)
         extra += [call_msg, *results]
         tool_s += time.perf_counter() - t0
+        if client:  # the client runs these: the turn ends here, waiting for their output
+            _tool_stats(stats, runs, tool_s)
+            stats["function_calls"] = len(client)
+            return Answer(r.text.strip(), "tool_calls", stats, runs, extra, 1000 * tool_s, client)
     raise AssertionError("unreachable")
+
+
+def _tool_stats(stats: dict, runs: list[ToolRun], tool_s: float) -> None:
+    stats["tool_calls"] = len(runs)
+    if runs:
+        stats["tool_ms"] = round(1000 * tool_s, 1)
+        stats["tools"] = [x.to_json() for x in runs]
 
 
 def tool_messages(stats: dict) -> list[dict]:

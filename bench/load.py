@@ -15,7 +15,11 @@ its last 10 ms frame within 35 dB of the loudest, found in the audio the client 
 client's clock) to the first reply audio frame at the client. The old figure, from the
 server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sends
 ``playback.done`` as soon as a reply's audio has arrived: it plays nothing, so the assistant is
-silent again at once.
+silent again at once. With ``--protocols ws,realtime`` the same questions go to ``/ws`` and to
+``/v1/realtime`` (OpenAI's Realtime API: 24 kHz PCM16 in base64 ``input_audio_buffer.append``
+events, server VAD), timed the same way to the first ``response.output_audio.delta``; as that API
+has no ``playback.done``, both clients then let each answer play out before the next question,
+and the two take turns in slices of about 20 s (a shared machine's load then weighs on both).
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -91,11 +95,26 @@ class Turn:
     speech_end: float  # client clock
     first_audio: float | None = None
     outcome: str | None = None
+    stages_ms: dict = field(default_factory=dict)  # the server's turn.metrics latency_ms
+    audio_rate: int = 0  # reply audio: its sample rate and how many samples arrived
+    audio_samples: int = 0
+
+    def played_at(self) -> float | None:
+        """When its reply has finished playing, played from its first frame as it arrived."""
+        if self.first_audio is None or not self.audio_rate:
+            return None
+        return self.first_audio + self.audio_samples / self.audio_rate
 
 
 @dataclass
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)  # from the audible end
+    by_clip_ms: dict[str, list[float]] = field(  # the same, by prompt
+        default_factory=lambda: collections.defaultdict(list)
+    )
+    stages_ms: dict[str, list[float]] = field(  # the server's own stage times, answered turns
+        default_factory=lambda: collections.defaultdict(list)
+    )
     vad_latencies_ms: list[float] = field(default_factory=list)  # from the server's speech_end
     clips: int = 0  # prompts spoken
     turns: int = 0  # utterances the server detected
@@ -147,10 +166,15 @@ def rss_mb(pid: int) -> tuple[float, float]:
 
 class Conversation:
     """One websocket session: a microphone at real-time pace, and a receiver that follows every
-    turn by its id (events of a turn can arrive while the next prompt is already playing)."""
+    turn by its id (events of a turn can arrive while the next prompt is already playing).
 
-    def __init__(self, ws, st: Stats, rate: int = SAMPLE_RATE) -> None:
-        self.ws, self.st = ws, st
+    ``plays``: the user listens to each answer before the next question, as on the page: the
+    client waits until the reply would have finished playing (from its first frame, as it
+    arrived) and only then sends ``playback.done``. Without it, ``playback.done`` goes as soon
+    as the reply's audio has arrived and the next question follows."""
+
+    def __init__(self, ws, st: Stats, rate: int = SAMPLE_RATE, plays: bool = False) -> None:
+        self.ws, self.st, self.plays = ws, st, plays
         self.rate, self.frame = rate, rate // 50  # the microphone: 20 ms frames at ``rate``
         self.turns: dict[int, Turn] = {}
         self.audio_turn: int | None = None  # binary frames belong to this turn
@@ -164,8 +188,10 @@ class Conversation:
             now = self.clock()
             if isinstance(msg, bytes):
                 t = self.turns.get(self.audio_turn) if self.audio_turn is not None else None
-                if t is not None and t.first_audio is None:
-                    t.first_audio = now
+                if t is not None:
+                    if t.first_audio is None:
+                        t.first_audio = now
+                    t.audio_samples += len(msg) // 2
                 continue
             ev = json.loads(msg)
             kind, turn = ev.get("type"), ev.get("turn")
@@ -173,16 +199,21 @@ class Conversation:
                 self.turns[turn] = Turn(self.t0 + ev["speech_end_ms"] / 1000.0)
             elif kind == "reply.audio.start":
                 self.audio_turn = turn
+                if turn in self.turns:
+                    self.turns[turn].audio_rate = ev.get("sample_rate") or 0
             elif kind == "reply.audio.stop":
                 self.audio_turn = None  # frames still arriving for it are dropped
             elif kind == "reply.audio.end":
                 self.audio_turn = None
-                await self.ws.send(json.dumps({"type": "playback.done", "turn": turn}))
+                if not self.plays:  # else when it has played (speak)
+                    await self.ws.send(json.dumps({"type": "playback.done", "turn": turn}))
             elif kind == "reply.interrupted":
                 self._resolve(turn, "interrupted")
             elif kind == "turn.metrics":
                 t = self.turns.get(turn)
                 self._resolve(turn, "answered" if t and t.first_audio else "silent")
+                if t is not None:
+                    t.stages_ms = ev.get("latency_ms") or {}
                 stats = ev.get("stats") or {}
                 if "session_cpu_s" in stats:
                     self.st.session_cpu[id(self)] = (stats["session_cpu_s"],
@@ -209,8 +240,9 @@ class Conversation:
         await self.ws.send(chunk)
         self.sent += len(chunk) // 2
 
-    async def speak(self, clips: list[Clip], first: int, deadline: float) -> None:
-        """Ask prompt after prompt until ``deadline``; tally each prompt's turns."""
+    async def speak(self, clips: list[Clip], first: int, deadline: float) -> int:
+        """Ask prompt after prompt until ``deadline``, from ``clips[first]``; tally each
+        prompt's turns. Returns the index of the prompt that would come next."""
         st, frame = self.st, self.frame
         silence = np.zeros(frame, dtype=np.int16).tobytes()
         self.t0 = self.clock()
@@ -234,6 +266,14 @@ class Conversation:
                 await self._send(silence)
             if not new:
                 st.unheard += 1
+            if self.plays:  # listen to the answer to the end
+                played = {n: t.played_at() for n, t in self.turns.items()
+                          if n not in before and t.outcome == "answered"}
+                end = max((p for p in played.values() if p is not None), default=0.0)
+                while self.clock() < end:
+                    await self._send(silence)
+                for n in played:
+                    await self.ws.send(json.dumps({"type": "playback.done", "turn": n}))
             for t in new:
                 st.turns += 1
                 if t.outcome is None:
@@ -244,8 +284,12 @@ class Conversation:
                     st.vad_latencies_ms.append((t.first_audio - t.speech_end) * 1000.0)
                     if t is new[-1]:  # the turn that ends where the prompt stops being audible
                         st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
+                        st.by_clip_ms[clip.name].append(st.latencies_ms[-1])
+                        for stage, ms in t.stages_ms.items():
+                            st.stages_ms[stage].append(ms)
             for _ in range(round(GAP_S * 50)):
                 await self._send(silence)
+        return k
 
 
 class RealtimeAsOurs:
@@ -257,20 +301,16 @@ class RealtimeAsOurs:
     or ``reply.interrupted`` / a ``turn_failed`` error by its status).
 
     The Realtime API has no ``playback.done``: its server takes reply audio as playing from
-    when it is sent, for as long as it lasts, and speech over it is a barge-in (and is heard
-    through the echo suppressor). So this client plays the reply, as a Realtime client does: a
-    completed response is reported (and the next question asked) only once the reply's audio
-    would have finished playing from its first delta."""
+    when it is sent, for as long as it lasts, and speech over it is a barge-in. So a Realtime
+    conversation always plays its replies out (``Conversation(plays=True)``), as a Realtime
+    client does."""
 
     def __init__(self, ws, rate: int = REALTIME_RATE) -> None:
         self.ws, self.rate = ws, rate
         self.out_rate = 24000  # the Realtime default, until session.updated says otherwise
         self.turn = 0
         self.response_turn: dict[str, int] = {}
-        self.playing: dict[str, list[float]] = {}  # response id → [first delta, samples]
-        self.hold_until: float | None = None  # a completed reply still playing until then
         self.pending: list[str | bytes] = []
-        self.clock, self.sleep = time.perf_counter, asyncio.sleep  # replaceable in tests
 
     async def start(self) -> None:
         fmt = {"type": "audio/pcm", "rate": self.rate}
@@ -296,10 +336,6 @@ class RealtimeAsOurs:
             except websockets.exceptions.ConnectionClosedOK:
                 raise StopAsyncIteration from None
             ours = self.translate(json.loads(message))
-            if self.hold_until is not None:  # let the reply play out before reporting it
-                delay, self.hold_until = self.hold_until - self.clock(), None
-                if delay > 0:
-                    await self.sleep(delay)
             self.pending += [m if isinstance(m, bytes) else json.dumps(m) for m in ours]
         return self.pending.pop(0)
 
@@ -315,19 +351,16 @@ class RealtimeAsOurs:
             self.response_turn[ev["response"]["id"]] = self.turn
         elif kind == "response.output_audio.delta":
             turn = self.response_turn.get(ev["response_id"])
-            audio = base64.b64decode(ev["delta"])
-            play = self.playing.setdefault(ev["response_id"], [self.clock(), 0])
-            play[1] += len(audio) // 2
-            return [{"type": "reply.audio.start", "turn": turn}, audio]
+            return [{"type": "reply.audio.start", "turn": turn, "sample_rate": self.out_rate},
+                    base64.b64decode(ev["delta"])]
         elif kind == "response.done":
             turn = self.response_turn.pop(ev["response"]["id"], None)
-            play = self.playing.pop(ev["response"]["id"], None)
             status = ev["response"]["status"]
             if status == "completed":
-                if play is not None:
-                    self.hold_until = play[0] + play[1] / self.out_rate
+                ours = ev["response"].get("metadata", {}).get("diffvoice", {})
                 return [{"type": "reply.audio.end", "turn": turn},
-                        {"type": "turn.metrics", "turn": turn}]
+                        {"type": "turn.metrics", "turn": turn,
+                         "latency_ms": ours.get("latency_ms", {}), "stats": ours.get("stats", {})}]
             if status == "cancelled":
                 return [{"type": "reply.interrupted", "turn": turn}]
             if status == "failed":
@@ -340,25 +373,47 @@ class RealtimeAsOurs:
         return []
 
 
-async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: Stats) -> None:
-    """One user for ``deadline``; on /v1/realtime ``clips`` are at :data:`REALTIME_RATE`."""
+async def connect(url: str):
+    """A websocket to the server; a 503 is asked again for up to 5 s, as the sessions of the
+    level before (or of the warm-up) may still be closing on the server."""
     import websockets
+
+    for attempt in range(10):
+        try:
+            return await websockets.connect(url, max_size=2**24)
+        except websockets.exceptions.InvalidStatus as e:
+            if e.response.status_code != 503 or attempt == 9:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def session(
+    url: str, clips: list[Clip], deadline: float, idx: int, st: Stats, plays: bool = False,
+    first: int | None = None,
+) -> int:
+    """One user until ``deadline``, asking from ``clips[first]`` (default: ``idx``); on
+    /v1/realtime ``clips`` are at :data:`REALTIME_RATE` and the replies are always played out
+    (``plays``: on /ws too). Returns the index of the prompt it would have asked next."""
+    import websockets
+
+    first = idx if first is None else first
 
     await asyncio.sleep(idx * STAGGER_S)
     conv: Conversation | None = None
     realtime = url.endswith("/v1/realtime")
     try:
-        async with websockets.connect(url, max_size=2**24) as ws:
+        async with await connect(url) as ws:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if hello.get("type") != ("session.created" if realtime else "session.started"):
                 st.sessions_failed += 1
-                return
+                return first
             if realtime:
                 ws = RealtimeAsOurs(ws)
                 await ws.start()
-            conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE)
+            conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE,
+                                plays=plays or realtime)
             rx = asyncio.create_task(conv.receive())
-            tx = asyncio.create_task(conv.speak(clips, idx, deadline))
+            tx = asyncio.create_task(conv.speak(clips, first, deadline))
             try:  # the microphone runs to the deadline, unless the receiver stops first
                 await asyncio.wait([rx, tx], return_when=asyncio.FIRST_COMPLETED)
                 if rx.done() and not tx.done():
@@ -366,7 +421,7 @@ async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: St
                     if rx.exception() is None:
                         raise websockets.exceptions.ConnectionClosedError(None, None)
                     raise rx.exception()
-                tx.result()
+                return tx.result()
             finally:
                 rx.cancel()
                 tx.cancel()
@@ -383,6 +438,7 @@ async def session(url: str, clips: list[Clip], deadline: float, idx: int, st: St
             print(f"load: session {idx}: {type(e).__name__}: {e}", file=sys.stderr)
         if conv is not None:  # turns it was waiting for are lost
             st.lost += sum(t.outcome is None for t in conv.turns.values())
+    return first
 
 
 def pct(v: list[float], q: float) -> float | None:
@@ -908,66 +964,96 @@ def main(argv: list[str] | None = None) -> int:
             f"{'p50 ms':>7} {'p90 ms':>7} {'VAD p50':>7} {'RSS MB':>7} {'peak MB':>7} "
             f"{'CPU/aud':>7}"
         )
-        levels = [(p, n) for n in counts for p in protocols]  # protocols side by side
         rt_clips = [c.at(REALTIME_RATE) for c in clips]  # what a 24 kHz microphone records
+        by_clip: dict[tuple[str, int], dict[str, list[float]]] = {}
+        # Beside a Realtime client, which must let each answer play out (that API has no
+        # playback.done), the /ws client does too: both ask the same questions at the same pace.
+        plays = "realtime" in protocols
         # One question first, not counted: the first turns of a fresh server are slower (lazy
         # loading, first-call caches), and whichever protocol went first would pay for them.
         for proto in protocols:
             url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
             cs = rt_clips if proto == "realtime" else clips
             asyncio.run(session(url, cs, time.perf_counter() + 1.0, 0, Stats()))  # one prompt
-        for proto, n in levels:
-            st = Stats()
-            url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
-            cs = rt_clips if proto == "realtime" else clips
+        # Side by side, the protocols take turns in slices of about 20 s, so that a machine
+        # whose load changes over the minute (a shared one) weighs on both alike.
+        rounds = max(1, round(args.seconds / 20)) if len(protocols) > 1 else 1
+        stats: dict[tuple[str, int], Stats] = {}
+        for n in counts:
+            nxt = {p: list(range(n)) for p in protocols}  # each user's next prompt
+            for _ in range(rounds):
+                for proto in protocols:
+                    st = stats.setdefault((proto, n), Stats())
+                    url = f"ws://127.0.0.1:{port}" + (
+                        "/v1/realtime" if proto == "realtime" else "/ws"
+                    )
+                    cs = rt_clips if proto == "realtime" else clips
 
-            async def run(n: int = n, st: Stats = st, url: str = url, cs=cs) -> None:
-                deadline = time.perf_counter() + args.seconds
-                await asyncio.gather(*(session(url, cs, deadline, i, st) for i in range(n)))
+                    async def run(n: int = n, st: Stats = st, url: str = url, cs=cs,
+                                  first: list[int] = nxt[proto]) -> list[int]:
+                        deadline = time.perf_counter() + args.seconds / rounds
+                        return await asyncio.gather(
+                            *(session(url, cs, deadline, i, st, plays, first[i])
+                              for i in range(n))
+                        )
 
-            asyncio.run(run())
-            rss, peak = rss_mb(server.proc.pid)
-            row = {
-                "protocol": proto,
-                "sessions": n,
-                "prompts": st.clips,
-                "turns": st.turns,
-                **{k: st.outcomes[k] for k in OUTCOMES},
-                "lost": st.lost,
-                "unheard": st.unheard,
-                "protocol_errors": st.protocol_errors,
-                "sessions_failed": st.sessions_failed,
-                "p50_ms": pct(st.latencies_ms, 50),
-                "p90_ms": pct(st.latencies_ms, 90),
-                "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
-                "server_rss_mb": rss,
-                "server_peak_rss_mb": peak,
-                "cpu_s_per_audio_s": st.cpu_per_audio_s(),  # per session, its jobs' CPU
-            }
-            rows.append(row)
-            print(
-                f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
-                f"{row['silent']:>6} "
-                f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
-                f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
-                f"{row['vad_end_p50_ms'] or '-':>7} "
-                f"{rss:>7} {peak:>7} {row['cpu_s_per_audio_s'] or '-':>7}",
-                flush=True,
-            )
-            if server.proc.poll() is not None:
-                print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
-                return 1
+                    nxt[proto] = asyncio.run(run())
+                    if server.proc.poll() is not None:
+                        print("load: the server died:", *server.tail, sep="\n", file=sys.stderr)
+                        return 1
+            for proto in protocols:  # the level's rows, once all its slices ran
+                st = stats[proto, n]
+                rss, peak = rss_mb(server.proc.pid)
+                row = {
+                    "protocol": proto,
+                    "sessions": n,
+                    "prompts": st.clips,
+                    "turns": st.turns,
+                    **{k: st.outcomes[k] for k in OUTCOMES},
+                    "lost": st.lost,
+                    "unheard": st.unheard,
+                    "protocol_errors": st.protocol_errors,
+                    "sessions_failed": st.sessions_failed,
+                    "p50_ms": pct(st.latencies_ms, 50),
+                    "p90_ms": pct(st.latencies_ms, 90),
+                    "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
+                    # The server's clock, from the audible end it found, on the prompts' last turns.
+                    "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
+                    "server_rss_mb": rss,
+                    "server_peak_rss_mb": peak,
+                    "cpu_s_per_audio_s": st.cpu_per_audio_s(),  # per session, its jobs' CPU
+                }
+                rows.append(row)
+                by_clip[proto, n] = st.by_clip_ms
+                print(
+                    f"{proto:>8} {n:>8} {st.clips:>7} {st.turns:>6} {row['answered']:>8} "
+                    f"{row['silent']:>6} "
+                    f"{row['error']:>6} {row['interrupted']:>7} {row['busy']:>5} {st.lost:>5} "
+                    f"{st.unheard:>7} {row['p50_ms'] or '-':>7} {row['p90_ms'] or '-':>7} "
+                    f"{row['vad_end_p50_ms'] or '-':>7} "
+                    f"{rss:>7} {peak:>7} {row['cpu_s_per_audio_s'] or '-':>7}",
+                    flush=True,
+                )
         crossing = next((r["sessions"] for r in rows if (r["p90_ms"] or 0) > 2000), None)
         gap = {}  # Realtime minus /ws p50 latency at each session count (the same run)
+        paired = {}  # the median over prompts of (Realtime minus /ws), each prompt's median
         for n in counts:
             by = {r["protocol"]: r["p50_ms"] for r in rows if r["sessions"] == n}
             if by.get("ws") is not None and by.get("realtime") is not None:
                 gap[n] = round(by["realtime"] - by["ws"], 1)
+            ws, rt = by_clip.get(("ws", n), {}), by_clip.get(("realtime", n), {})
+            diffs = [np.median(rt[c]) - np.median(ws[c]) for c in ws.keys() & rt.keys()]
+            if diffs:
+                paired[n] = {"ms": round(float(np.median(diffs)), 1), "prompts": len(diffs)}
         lost = sum(r["lost"] + r["unheard"] for r in rows)
         print(json.dumps({
             "levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost,
             "asr": "second process (asr.url)" if asr_server else "in process",
             "realtime_minus_ws_p50_ms": gap,
+            # Each protocol asks the prompts in the same order and at the same pace, but a p50
+            # over a minute still mixes different questions (and turns): this compares each
+            # question with itself.
+            "realtime_minus_ws_same_prompts_ms": paired,
         }))
         clean = lost == 0 and all(r["protocol_errors"] == 0 for r in rows)
         return 0 if clean else 1

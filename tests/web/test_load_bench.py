@@ -9,6 +9,7 @@ import base64
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -135,7 +136,37 @@ def test_a_prompt_is_streamed_at_real_time_pace_and_tallied(load) -> None:
     assert st.vad_latencies_ms == [pytest.approx(1100.0)]  # from the server's end of speech
     # From the audible end (the clip is audible to its last sample, sent from t0 = 0).
     assert st.latencies_ms == [pytest.approx((conv.turns[1].first_audio - 0.5) * 1000.0)]
+    assert st.by_clip_ms == {"q": st.latencies_ms}
     assert st.lost == st.unheard == 0
+
+
+def test_a_client_that_plays_listens_to_the_answer_first(load) -> None:
+    """plays=True: after the answer's audio has arrived, the client goes on sending silence
+    until it would have finished playing, then sends playback.done, then the gap, then asks."""
+    clock = [0.0]
+
+    async def sleep(s: float) -> None:
+        clock[0] += s
+
+    class Server(ScriptedSocket):
+        async def send(self, m) -> None:
+            self.sent.append((clock[0], m))
+            if isinstance(m, bytes) and len(self.sent) == 60:  # 1.2 s in: answered at once
+                t = load.Turn(speech_end=clock[0] - 0.6, first_audio=clock[0], outcome="answered",
+                              audio_rate=16000, audio_samples=3 * 16000)  # a 3 s reply
+                conv.turns[1] = t
+
+    clip = load.Clip("q", np.ones(load.SAMPLE_RATE // 2, dtype=np.int16))
+    ws = Server([])
+    conv = load.Conversation(ws, load.Stats(), plays=True)
+    conv.clock, conv.sleep = (lambda: clock[0]), sleep
+    asyncio.run(conv.speak([clip], 0, deadline=0.1))
+    done = [(t, json.loads(m)) for t, m in ws.sent if isinstance(m, str)]
+    answered_at = conv.turns[1].first_audio
+    assert [m for _, m in done] == [{"type": "playback.done", "turn": 1}]
+    assert done[0][0] >= answered_at + 3.0 - 0.02  # after the reply has played
+    frames = [t for t, m in ws.sent if isinstance(m, bytes)]
+    assert frames[-1] >= answered_at + 3.0 + load.GAP_S - 0.05  # then the gap
 
 
 class RealtimeSocket:
@@ -159,12 +190,8 @@ class RealtimeSocket:
 
 def test_realtime_events_are_followed_as_ours(load) -> None:
     """A spoken turn on /v1/realtime: appends go out in base64 at 24 kHz, the reply's audio is
-    attributed to its turn, and the completed response is reported once the reply has played."""
+    attributed to its turn (with its rate, to play it out), and responses end as turns do."""
     clock = [50.0]
-
-    async def sleep(s: float) -> None:
-        clock[0] += s
-
     reply = np.full(24000, 7, dtype="<i2").tobytes()  # 1 s at 24 kHz
     b64 = base64.b64encode(reply).decode()
     script = [
@@ -173,7 +200,9 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
         {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 2000},
         {"type": "response.created", "response": {"id": "r1"}},
         {"type": "response.output_audio.delta", "response_id": "r1", "delta": b64},
-        {"type": "response.done", "response": {"id": "r1", "status": "completed"}},
+        {"type": "response.done", "response": {"id": "r1", "status": "completed", "metadata": {
+            "diffvoice": {"latency_ms": {"first_audio_out": 700.0},
+                          "stats": {"session_cpu_s": 1.0, "session_audio_s": 4.0}}}}},
         {"type": "input_audio_buffer.speech_stopped", "audio_end_ms": 6000},
         {"type": "response.created", "response": {"id": "r2"}},
         {"type": "response.done", "response": {"id": "r2", "status": "cancelled"}},
@@ -185,7 +214,6 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     ]
     sock = RealtimeSocket(script)
     rt = load.RealtimeAsOurs(sock)
-    rt.clock, rt.sleep = (lambda: clock[0]), sleep
     st = load.Stats()
     conv = load.Conversation(rt, st, load.REALTIME_RATE)
     conv.t0 = 100.0
@@ -206,7 +234,9 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     }
     assert conv.turns[1].speech_end == pytest.approx(102.0)
     assert conv.turns[1].first_audio == pytest.approx(50.0)
-    assert clock[0] == pytest.approx(51.0)  # the answer played out (1 s) before it was reported
+    assert conv.turns[1].stages_ms == {"first_audio_out": 700.0}  # the server's own stages
+    assert st.cpu_per_audio_s() == 0.25  # and its CPU per audio second
+    assert conv.turns[1].played_at() == pytest.approx(51.0)  # 1 s of reply at 24 kHz
     assert st.protocol_errors == 1  # rate_limited; turn_failed belongs to turn 3
 
 
@@ -217,3 +247,24 @@ def test_a_clip_at_24khz_keeps_its_audible_end(load) -> None:
     assert len(at24.audio) == 36000
     assert at24.audible_end == pytest.approx(clip.audible_end * 1.5, abs=1)
     assert clip.at(load.SAMPLE_RATE) is clip
+
+
+@pytest.mark.parametrize("protocol", ["ws", "realtime"])
+def test_one_question_against_a_real_server(load, tiny_models, tiny_model, protocol) -> None:
+    """The bench's client, as ``--protocols ws,realtime`` runs it, against the real server
+    (tiny LM): the question is heard, its turn reaches an outcome, and latency is measured."""
+    from tests.web.conftest import ServerThread, tiny_config
+
+    clips = [c for c in load.load_clips() if c.name == "hello"]
+    if protocol == "realtime":
+        clips = [c.at(load.REALTIME_RATE) for c in clips]
+    cfg = tiny_config(tiny_model, "assistant.speculative=false")
+    with ServerThread(tiny_models, cfg) as s:
+        url = s.ws_url if protocol == "ws" else s.ws_url.replace("/ws", "/v1/realtime")
+        st = load.Stats()
+        deadline = time.perf_counter() + 0.5  # one question
+        asyncio.run(load.session(url, clips, deadline, 0, st))
+    assert st.clips == 1 and st.unheard == 0 and st.lost == 0, st
+    assert st.sessions_failed == 0 and st.protocol_errors == 0, st
+    assert st.turns >= 1 and st.outcomes["answered"] >= 1, st
+    assert len(st.latencies_ms) == 1 and 0 < st.latencies_ms[0] < 30_000

@@ -296,8 +296,41 @@ class ProtocolError(Exception):
         self.code = code
 
 
+MAX_JSON_DEPTH = 32  # events are shallow; a tool schema in session.config nests a few levels
+
+
+def json_depth(text: str) -> int:
+    """How deeply ``text``'s arrays and objects nest (brackets inside strings do not count).
+
+    Checked before parsing, so that a deeply nested event gets the same answer whatever stack
+    depth the parser runs at (Python's JSON parser fails at its recursion limit, which depends
+    on the caller)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_event(text: str) -> dict:
     """Validate one client JSON event against ``CLIENT_EVENTS``; raise ProtocolError."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ProtocolError("bad_json", f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
     try:
         ev = json.loads(text)
     except (ValueError, RecursionError):  # ValueError: also an integer of over 4300 digits

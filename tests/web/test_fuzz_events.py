@@ -197,3 +197,19 @@ def test_fuzz_session_messages(live: tuple[Client, AppConfig], messages: list) -
     ]
     assert "internal" not in got
     assert got == [w for w in want if w is not None]
+
+
+def test_deep_nesting_is_bad_json_at_any_stack_depth() -> None:
+    """The answer to a deeply nested event must not depend on how deep the parser's caller's
+    stack is (json.loads fails at the recursion limit, which the caller's stack moves)."""
+    from voice.session import MAX_JSON_DEPTH, json_depth
+
+    assert json_depth('{"type": "text.input", "text": "[[[[{{{{"}' + "") == 0
+    assert json_depth("[" * 40 + "]" * 40) == 40
+    assert json_depth('{"a": "' + "[" * 100 + '"}') == 1
+    deep = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
+
+    def nested(n: int) -> str | None:  # check_event from n frames further down the stack
+        return check_event(deep) if n == 0 else nested(n - 1)
+
+    assert check_event(deep) == nested(500) == "bad_json"

@@ -6,48 +6,18 @@ separated by spaces, not hyphens ("fifty six"), and hundreds take "and" ("one hu
 
 from __future__ import annotations
 
-ONES = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-ORDINALS = (
-    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
-).split()
+from voice.tools import spoken
+from voice.tools.spoken import ONES, TENS, ordinal_words
 
-
-def _under_thousand(n: int) -> str:
-    words: list[str] = []
-    hundreds, rest = divmod(n, 100)
-    if hundreds:
-        words += [ONES[hundreds], "hundred"]
-        if rest:
-            words.append("and")
-    if rest or not hundreds:
-        if rest < 20:
-            words.append(ONES[rest])
-        else:
-            tens, ones = divmod(rest, 10)
-            words.append(TENS[tens])
-            if ones:
-                words.append(ONES[ones])
-    return " ".join(words)
+__all__ = ["ONES", "TENS", "capitalize", "int_words", "number_words", "ordinal_words"]
 
 
 def int_words(n: int) -> str:
-    """An integer in words, ``-40 → "minus forty"``; |n| < one million."""
-    if n < 0:
-        return "minus " + int_words(-n)
-    if n >= 1_000_000:
+    """An integer in words, ``-40 → "minus forty"``; |n| < one million (the corpus's range),
+    said as the assistant's tools say it (:func:`voice.tools.spoken.int_words`)."""
+    if abs(n) >= 1_000_000:
         raise ValueError(f"{n} is too large to say")
-    thousands, rest = divmod(n, 1000)
-    if not thousands:
-        return _under_thousand(rest)
-    head = _under_thousand(thousands) + " thousand"
-    if not rest:
-        return head
-    joiner = " and " if rest < 100 else " "
-    return head + joiner + _under_thousand(rest)
+    return spoken.int_words(n)
 
 
 def number_words(x: float, decimals: int = 1) -> str:
@@ -65,18 +35,6 @@ def number_words(x: float, decimals: int = 1) -> str:
     if neg and (int(whole) != 0 or frac):
         words = "minus " + words
     return words
-
-
-def ordinal_words(n: int) -> str:
-    """``4 → "fourth"``, ``21 → "twenty first"``; 0 ≤ n < 100."""
-    if n < len(ORDINALS):
-        return ORDINALS[n]
-    if n < 20:
-        return ONES[n] + "th"
-    tens, ones = divmod(n, 10)
-    if not ones:
-        return TENS[tens][:-1] + "ieth"
-    return TENS[tens] + " " + ORDINALS[ones]
 
 
 def capitalize(text: str) -> str:

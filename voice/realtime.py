@@ -38,6 +38,7 @@ import numpy as np
 
 from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
 from voice.audio import SAMPLE_RATE, LowDelayResampler
+from voice.session import load_event_json
 
 log = logging.getLogger("voice.realtime")
 
@@ -167,8 +168,8 @@ class RealtimeTransport:
         if isinstance(message, bytes):
             raise RealtimeError("invalid_event", "send JSON events in text frames")
         try:
-            ev = json.loads(message)
-        except (ValueError, RecursionError):
+            ev = load_event_json(message)
+        except ValueError:
             raise RealtimeError("invalid_json", "events are JSON objects") from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise RealtimeError("invalid_event", 'an event is a JSON object with a string "type"')

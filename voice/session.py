@@ -30,6 +30,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from websockets.exceptions import ConnectionClosed
@@ -327,13 +328,23 @@ def json_depth(text: str) -> int:
     return deepest
 
 
+def load_event_json(text: str) -> Any:
+    """``json.loads`` for a client's event, with one answer for every input wherever it is
+    called: ValueError for bad JSON, an integer of over 4300 digits, or nesting deeper than
+    :data:`MAX_JSON_DEPTH` (checked first)."""
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def parse_event(text: str) -> dict:
     """Validate one client JSON event against ``CLIENT_EVENTS``; raise ProtocolError."""
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise ProtocolError("bad_json", f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
     try:
-        ev = json.loads(text)
-    except (ValueError, RecursionError):  # ValueError: also an integer of over 4300 digits
+        ev = load_event_json(text)
+    except ValueError:
         raise ProtocolError(
             "bad_json", "text frames must be JSON events; audio goes in binary frames"
         ) from None

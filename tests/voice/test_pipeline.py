@@ -235,16 +235,14 @@ class Timeline:
         )
 
 
-def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak, tiny_model):
-    cfg = config(tiny_model)  # the bundled defaults: transcript-aware endpointing
-    seen = Timeline()
-    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+def say_then_listen(pipe: Pipeline, seen: Timeline, *parts: np.ndarray) -> float:
+    """The user says ``parts`` in real time, then is silent while the assistant answers; the
+    time (``seen``'s clock) at which the user had said everything."""
     said_all: list[float] = []
 
     async def scenario() -> None:
         pipe.start(realtime=True)
-        first = np.concatenate([silence(0.5), trimmed(speak, "What is the capital of")])
-        for part in (first, silence(0.7), trimmed(speak, "Australia?")):
+        for part in parts:
             async for chunk in wav_source(part, realtime=True, tail_ms=0):
                 await pipe.feed(chunk)
         said_all.append(seen.clock())
@@ -254,12 +252,21 @@ def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak
         await pipe.close()
 
     asyncio.run(scenario())
+    return said_all[0]
+
+
+def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak, tiny_model):
+    cfg = config(tiny_model)  # the bundled defaults: transcript-aware endpointing
+    seen = Timeline()
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
+    first = np.concatenate([silence(0.5), trimmed(speak, "What is the capital of")])
+    said_all = say_then_listen(pipe, seen, first, silence(0.7), trimmed(speak, "Australia?"))
     assert len(pipe.records) == 1
     rec = pipe.records[0]
     words = normalize_text(rec.transcript).split()
     assert words[:2] == ["what", "is"] and words[-1] == "australia"
     first_audio = seen.first(TtsAudioFrame)
-    assert first_audio is not None and first_audio > said_all[0]  # nobody was cut off
+    assert first_audio is not None and first_audio > said_all  # nobody was cut off
     assert pipe.speculative_cancelled >= 1  # the pause's transcript was incomplete: it waited
 
 
@@ -269,25 +276,13 @@ def test_a_greeting_then_a_question_is_one_turn(models, speak, tiny_model) -> No
     cfg = config(tiny_model)
     seen = Timeline()
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
-    said_all: list[float] = []
     audio = np.concatenate([silence(0.5), trimmed(speak, "Hello there, can you hear me?")])
-
-    async def scenario() -> None:
-        pipe.start(realtime=True)
-        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
-            await pipe.feed(chunk)
-        said_all.append(seen.clock())
-        async for chunk in wav_source(silence(0.1), realtime=True, tail_ms=2500):
-            await pipe.feed(chunk)
-        await pipe.finish()
-        await pipe.close()
-
-    asyncio.run(scenario())
+    said_all = say_then_listen(pipe, seen, audio)
     assert len(pipe.records) == 1, [r.transcript for r in pipe.records]
     words = normalize_text(pipe.records[0].transcript).split()
     assert words[0] == "hello" and words[-2:] == ["hear", "me"]
     first_audio = seen.first(TtsAudioFrame)
-    assert first_audio is not None and first_audio > said_all[0]
+    assert first_audio is not None and first_audio > said_all
 
     # A greeting alone is answered, after the preface hold (counted from the audible end).
     pipe = Pipeline(models, config(tiny_model), WavSink(models.tts.sample_rate, realtime=True))

@@ -235,6 +235,54 @@ def fallback_messages(
 _BLOCK = re.compile(re.escape(OPEN) + r"(.*?)(?:" + re.escape(CLOSE) + r"|$)", re.S)
 
 
+# The demo model says a tool's result through a pointer (docs/tools.md): after a ``tool``
+# message it writes its framing around RESULT ("Okay, <|result|>."), and RESULT stands for the
+# last tool message's words. Models that phrase results themselves never write it.
+RESULT = "<|result|>"
+
+
+def last_tool_result(messages: list[dict]) -> str | None:
+    """The words of the tool messages after the conversation's last assistant call (``None``
+    when the conversation does not end with tool results)."""
+    out = []
+    for m in reversed(messages):
+        if m.get("role") != "tool":
+            break
+        c = m.get("content")
+        out.append(c if isinstance(c, str) else "")
+    if not out:
+        return None
+    return ", and ".join(x.strip().rstrip(".") for x in reversed(out) if x.strip()) or None
+
+
+class ResultPointer:
+    """Replaces :data:`RESULT` in a reply (streamed in deltas or whole) by the tool's words,
+    capitalised where it starts the reply; with no tool result to point at it is dropped."""
+
+    def __init__(self, messages: list[dict]) -> None:
+        self.result = last_tool_result(messages)
+        self._said = False  # any words out yet (a pointer after them is not capitalised)
+
+    def feed(self, delta: str) -> str:
+        if RESULT not in delta:
+            self._said = self._said or bool(delta.strip())
+            return delta
+        parts = delta.split(RESULT)
+        out = parts[0]
+        for rest in parts[1:]:
+            words = self.result or ""
+            if words and not (self._said or out.strip()):
+                words = words[:1].upper() + words[1:]
+            out += words + rest
+        self._said = self._said or bool(out.strip())
+        return out
+
+
+def expand_result(text: str, messages: list[dict]) -> str:
+    """A whole reply with its result pointer replaced (see :class:`ResultPointer`)."""
+    return ResultPointer(messages).feed(text)
+
+
 def new_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:24]
 

@@ -379,10 +379,15 @@ def tool_dialogs(s: ToolSampler, n: int, kind: str, context: list[Dialog]) -> li
             c = s.rng.choice(context)
             history = [m for m in c.messages if m[0] != "tools"][-2:]
         base = [TOOLS_TURN, *history, ("user", ex.question)]
-        calls = json_call(ex.call)
-        out.append(Dialog(tuple([*base, ("assistant", ex.call)]), skill,
+        calls = json_call(ex.demo_call)
+        out.append(Dialog(tuple([*base, ("assistant", ex.demo_call)]), skill,
                           (json.dumps(calls),), kind + "_call"))  # fmt: skip
-        msgs = [*base, ("assistant", ex.call), ("tool", ex.result), ("assistant", ex.reply)]
+        msgs = [
+            *base,
+            ("assistant", ex.demo_call),
+            ("tool", ex.result),
+            ("assistant", ex.demo_reply),
+        ]
         out.append(Dialog(tuple(msgs), skill, ex.answers, kind + "_reply"))
     return out
 

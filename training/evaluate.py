@@ -95,6 +95,7 @@ def evaluate(
 
 def _evaluate(model_path, modes, limit, threshold, batch_size, max_new_tokens, items, progress):
     from engine import LLM
+    from engine.tools import expand_result
 
     items = items if items is not None else heldout_for(model_path)
     if limit:
@@ -109,7 +110,8 @@ def _evaluate(model_path, modes, limit, threshold, batch_size, max_new_tokens, i
         t0 = time.perf_counter()
         results = _generate(llm, prompts, _params(mode, new, threshold))
         wall = time.perf_counter() - t0
-        replies = [r.text.strip() for r in results]
+        # the demo model's result pointer, said as the assistant says it (engine.tools)
+        replies = [expand_result(r.text, p).strip() for r, p in zip(results, prompts, strict=True)]
         res = score(items, replies)
         ok = res.pop("ok")
         res.update(group_accuracy(items, ok))

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from training.numwords import ONES, capitalize, int_words, ordinal_words
 from training.speech import speak
-from training.tokenizer import tool_call_text
+from training.tokenizer import RESULT, tool_call_text
 from voice.tools.clock import MONTHS, WEEKDAYS, time_words, year_words
 
 TOOL_NAMES = ("clock", "timer", "calculator", "units", "spell")
@@ -114,10 +114,26 @@ class Exchange:
     the reply the model gives."""
 
     question: str
-    call: str
+    call: str  # with its arguments: what a model that copies them writes (and the tools read)
     result: str
     reply: str
     answers: tuple[str, ...]  # what the spoken reply must contain
+
+    @property
+    def name(self) -> str:
+        return json.loads(self.call[len("<tool_call>") : -len("</tool_call>")])["name"]
+
+    @property
+    def demo_call(self) -> str:
+        """The call in the demo model's own format: the tool's name, no arguments (the tool
+        reads the request from the question)."""
+        return tool_call_text(self.name, {})
+
+    @property
+    def demo_reply(self) -> str:
+        """The reply in the demo model's own format: its framing around the result pointer,
+        which the assistant replaces by the tool's words (``Okay, <|result|>.``)."""
+        return "Okay, " + RESULT + "." if self.reply.startswith("Okay, ") else RESULT + "."
 
 
 def ask(template: str, slots: dict[str, str], rng: random.Random, noise: float = 1.0):
@@ -1070,8 +1086,9 @@ class ToolSampler:
 
 
 def turns(ex: Exchange) -> list[tuple[str, str]]:
-    """An exchange as it stands in the history: question, call, result, reply."""
-    return [("user", ex.question), ("assistant", ex.call), ("tool", ex.result),
+    """An exchange as it stands in the history: question, call (as the demo model wrote it),
+    result, and the reply as it was said (the pointer replaced by the result)."""
+    return [("user", ex.question), ("assistant", ex.demo_call), ("tool", ex.result),
             ("assistant", ex.reply)]  # fmt: skip
 
 

@@ -37,7 +37,14 @@ TOOL_PIECES = (
     '<tool_call>{"name": "spell", "arguments": {"word": "',
     '", "date": "', '", "duration": "', '", "label": "', '", "from": "', '", "to": "',
     '"}}</tool_call>',
+    # The demo model's own calls (docs/tools.md): the tool's name only, empty arguments; the
+    # tool reads the request from the user's words. And the pointer its replies say the tool's
+    # result with ("Okay, <|result|>."), which the assistant replaces by the result.
+    *(f'<tool_call>{{"name": "{n}", "arguments": {{}}}}</tool_call>'
+      for n in ("clock", "timer", "calculator", "units", "spell")),
+    "<|result|>",
 )  # fmt: skip
+RESULT = "<|result|>"
 
 # Compact on purpose (the prompt is one block of a few hundred tokens at most): the tools are
 # listed by name only, an assistant's calls follow its text, a tool result is a ``tool`` turn.

@@ -21,7 +21,14 @@ from dataclasses import dataclass, field
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
 from engine.errors import UserError
-from engine.tools import ToolCallFilter, ToolFormatError, parse_tool_calls, tool_request
+from engine.tools import (
+    ResultPointer,
+    ToolCallFilter,
+    ToolFormatError,
+    expand_result,
+    parse_tool_calls,
+    tool_request,
+)
 
 
 class LLMError(UserError):
@@ -67,15 +74,16 @@ class LocalLLM:
         except ToolFormatError as e:
             raise LLMError(str(e)) from None
         calls = ToolCallFilter() if tr.parses_calls else None
+        pointer = ResultPointer(messages)  # the demo model says a tool result by pointing at it
 
         def on_event(ev) -> None:
             if isinstance(ev, GenerationResult):
                 final.append(ev)
                 done.set()
             elif calls is None:
-                on_text(ev.text)
+                on_text(pointer.feed(ev.text))
             elif text := calls.feed(ev.text):
-                on_text(text)
+                on_text(pointer.feed(text))
 
         try:
             self.worker.submit(
@@ -95,10 +103,10 @@ class LocalLLM:
             "truncated_turns": r.truncated_turns,
         }
         if calls is None:
-            return Reply(r.text, r.finish_reason, stats)
+            return Reply(expand_result(r.text, messages), r.finish_reason, stats)
         if rest := calls.finish():
-            on_text(rest)
-        parsed = parse_tool_calls(r.text, tr.names)
+            on_text(pointer.feed(rest))
+        parsed = parse_tool_calls(expand_result(r.text, messages), tr.names)
         if parsed.invalid:
             stats["invalid_tool_calls"] = len(parsed.invalid)
         reason = "tool_calls" if parsed.tool_calls else r.finish_reason

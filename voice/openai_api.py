@@ -35,6 +35,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from engine import EngineWorker, GenerationResult, RequestError, SamplingParams, TextDelta
 from engine.tools import (
+    ResultPointer,
     ToolCallStream,
     ToolFormatError,
     normalize_messages,
@@ -552,9 +553,11 @@ async def chat_completions(svc: TextService, request: Request) -> Response:
     svc.check_model(req.model)
     tr = req.tool_params(req.params(svc.default_params))
     rid = f"chatcmpl-{uuid.uuid4().hex[:24]}"
-    q = await svc.submit(rid, req, tr.params, messages=req.to_engine(), tools=tr.prompt_tools)
+    messages = req.to_engine()
+    q = await svc.submit(rid, req, tr.params, messages=messages, tools=tr.prompt_tools)
     names = tr.names if tr.parses_calls else None
-    return await _answer(svc, request, rid, req, q, _ChatShape(rid, svc.model_name, names))
+    shape = _ChatShape(rid, svc.model_name, names, pointer=ResultPointer(messages))
+    return await _answer(svc, request, rid, req, q, shape)
 
 
 async def completions(svc: TextService, request: Request) -> Response:
@@ -580,6 +583,11 @@ class _ChatShape:
     model: str
     tool_names: set[str] | None = None  # parse the reply for calls to these
     object: str = "chat.completion"
+    # The demo model's result pointer, replaced by the tool message it points at (engine.tools)
+    pointer: ResultPointer | None = None
+
+    def point(self, text: str) -> str:
+        return self.pointer.feed(text) if self.pointer is not None else text
 
     def base(self, chunk: bool) -> dict:
         obj = self.object + (".chunk" if chunk else "")
@@ -592,7 +600,7 @@ class _ChatShape:
         return {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
 
     def full(self, r: GenerationResult) -> dict:
-        msg, called = reply_message(r.text, self.tool_names)
+        msg, called = reply_message(self.point(r.text), self.tool_names)
         finish = "tool_calls" if called else r.finish_reason
         return {"index": 0, "message": msg, "logprobs": None, "finish_reason": finish}
 
@@ -617,6 +625,9 @@ class _CompletionShape(_ChatShape):
 
     def calls(self) -> None:
         return None
+
+    def point(self, text: str) -> str:
+        return text
 
 
 async def _answer(
@@ -649,6 +660,7 @@ async def _answer(
         calls = shape.calls()  # tools offered: calls are held back from content, sent as deltas
 
         def chunks(text: str) -> list[bytes]:
+            text = shape.point(text)
             if calls is None:
                 return [_sse({**base, "choices": [shape.choice(text, None)]})]
             return [

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
+from voice.tools.request import UnitsReader, read_arguments
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import convert
@@ -77,10 +78,14 @@ class ToolRun:
     result: str
     ok: bool
     ms: float
+    read: dict | None = None  # arguments the tool read from the user's words (a bare call)
 
     def to_json(self) -> dict:
-        return {"id": self.id, "name": self.name, "arguments": self.arguments,
-                "result": self.result, "ok": self.ok, "ms": round(self.ms, 2)}  # fmt: skip
+        out = {"id": self.id, "name": self.name, "arguments": self.arguments,
+               "result": self.result, "ok": self.ok, "ms": round(self.ms, 2)}  # fmt: skip
+        if self.read is not None:
+            out["read"] = self.read
+        return out
 
 
 class Toolbox:
@@ -96,10 +101,14 @@ class Toolbox:
         self.clock = clock or Clock()
         self.timers = Timers(on_timer, loop)
         self.calculator = Calculator()
+        self.units = UnitsReader()
         self.specs = TOOL_SPECS
 
-    def run(self, name: str, arguments: dict | str, call_id: str = "") -> ToolRun:
-        """Execute one call; never raises (a bad call gets a sentence saying so)."""
+    def run(
+        self, name: str, arguments: dict | str, call_id: str = "", request: str | None = None
+    ) -> ToolRun:
+        """Execute one call; never raises (a bad call gets a sentence saying so). A call with
+        no arguments (the demo model's) reads them from ``request``, the user's words."""
         t0 = time.perf_counter()
         args = arguments
         if isinstance(args, str):
@@ -110,11 +119,14 @@ class Toolbox:
         if not isinstance(args, dict):
             return ToolRun(call_id, name, {}, "sorry, the tool call was not readable", False,
                            1000 * (time.perf_counter() - t0))  # fmt: skip
+        read = None
         try:
-            result, ok = self._dispatch(name, args)
+            if not args and request:
+                read = read_arguments(name, request, self.units, self.calculator)
+            result, ok = self._dispatch(name, args if read is None else read)
         except Exception as e:  # a tool bug must not end the conversation
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
-        return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0))
+        return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
 
     def _dispatch(self, name: str, a: dict) -> tuple[str, bool]:
         if name == "clock":
@@ -196,6 +208,8 @@ def answer(
         r = llm.stream(messages, on_text, request_id)
         return Answer(r.text, r.finish_reason, dict(r.stats))
     convo = list(messages)
+    request = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"
+                    and isinstance(m.get("content"), str)), None)  # fmt: skip
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -229,7 +243,7 @@ def answer(
             if c["function"]["name"] in theirs:
                 continue
             name, args = c["function"]["name"], c["function"]["arguments"]
-            run = toolbox.run(name, args, c["id"]) if toolbox else ToolRun(
+            run = toolbox.run(name, args, c["id"], request) if toolbox else ToolRun(
                 c["id"], name, {}, f"sorry, there is no tool called {name[:40]}", False, 0.0)
             runs.append(run)
             results.append({"role": "tool", "tool_call_id": c["id"], "content": run.result})

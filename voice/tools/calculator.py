@@ -423,19 +423,32 @@ class Calculation:
     ok: bool = True
 
 
+def _added(expression: str) -> str:
+    """ "A and B added (together)" → "add A and B"."""
+    return re.sub(r"^(.+?) and (.+?) added( together)?( make| makes)?\W*$", r"add \1 and \2",
+                  expression.strip(), flags=re.IGNORECASE)  # fmt: skip
+
+
 class Calculator:
     """Evaluates expressions and keeps the last result as "that" (one per conversation)."""
 
     def __init__(self) -> None:
         self.last: Fraction | None = None
 
+    def readable(self, expression: str) -> bool:
+        """Whether the whole of ``expression`` parses (nothing is evaluated or kept)."""
+        try:
+            _Parser(_tokens(words_of(_added(expression))), self.last).parse()
+            return True
+        except (CalcError, TooLarge, RecursionError):
+            return False
+
     def calculate(self, expression: str) -> Calculation:
         if not isinstance(expression, str) or not expression.strip():
             return Calculation("there is no calculation to do", ok=False)
         if len(expression) > 300:
             return Calculation("that calculation is too long for me", ok=False)
-        expression = re.sub(r"^(.+?) and (.+?) added( together)?\W*$", r"add \1 and \2",
-                            expression.strip(), flags=re.IGNORECASE)  # fmt: skip
+        expression = _added(expression)
         try:
             tree = _Parser(_tokens(words_of(expression)), self.last).parse()
             canon = tree.say()

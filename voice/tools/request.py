@@ -212,7 +212,8 @@ _TIMER_WORDS = {"set", "start", "a", "an", "timer", "for", "the", "called", "put
                 "named", "labelled", "labeled", "and", "u", "ya", "would", "to", "go",
                 "does", "goes", "doing", "how's", "hows", "have", "got", "i've", "any", "are",
                 "there", "running", "show", "list", "which", "do", "timer's",
-                "reminder"}  # fmt: skip
+                "reminder", "actually", "that", "this", "it", "one", "just", "now", "oh", "wait",
+                "no", "instead", "last"}  # fmt: skip
 
 
 def _label(words: list[str]) -> str:

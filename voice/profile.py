@@ -93,6 +93,28 @@ def summarize(records: list[TurnRecord]) -> dict:
         "intervals_ms": intervals,
         "speculative_turns": sum(r.speculative for r in records),
         "loop_lag_max_ms": round(max(lags), 1) if lags else None,
+        "tools": _tool_summary(records),
+    }
+
+
+def _tool_summary(records: list[TurnRecord]) -> dict:
+    """The tool stage: turns that called a built-in tool against those that did not (audible
+    end → first audio), and the stage's own time (the tool-calling pass plus the tools)."""
+
+    def first_audio(rs: list[TurnRecord]) -> dict:
+        return _pct([r.latency_ms["first_audio_out"] for r in rs
+                     if "first_audio_out" in r.latency_ms])  # fmt: skip
+
+    tool = [r for r in records if r.stats.get("tool_calls")]
+    plain = [r for r in records if not r.stats.get("tool_calls")]
+    a, b = first_audio(tool), first_audio(plain)
+    gap = None if a["p50"] is None or b["p50"] is None else round(a["p50"] - b["p50"], 1)
+    return {
+        "tool_turns": len(tool),
+        "tool_ms": _pct([r.stats["tool_ms"] for r in tool if "tool_ms" in r.stats]),
+        "tool_turn_first_audio_ms": a,
+        "other_turn_first_audio_ms": b,
+        "p50_gap_ms": gap,
     }
 
 
@@ -110,6 +132,14 @@ def print_table(title: str, summary: dict, out=sys.stdout) -> None:
     print(f"{'interval (ms)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
     for k, v in summary["intervals_ms"].items():
         print(f"{k:<36}" + "".join(f"{_f(v[q]):>9}" for q in ("p50", "p90", "max")), file=out)
+    t = summary.get("tools") or {}
+    if t.get("tool_turns"):
+        print(f"{'tool stage (ms)':<36}{'p50':>9}{'p90':>9}{'max':>9}", file=out)
+        rows = (("tool calls + tools", t["tool_ms"]),
+                (f"first audio, {t['tool_turns']} tool turns", t["tool_turn_first_audio_ms"]),
+                ("first audio, other turns", t["other_turn_first_audio_ms"]))  # fmt: skip
+        for k, v in rows:
+            print(f"{k:<36}" + "".join(f"{_f(v[q]):>9}" for q in ("p50", "p90", "max")), file=out)
 
 
 def _f(x: float | None) -> str:

@@ -131,3 +131,19 @@ def test_result_pointer_says_the_tool_result():
     # several results of one round are said together
     two = [*msgs, {"role": "tool", "content": "it's noon"}]
     assert expand_result("<|result|>.", two) == "Two plus two is four, and it's noon."
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "result"),
+    [
+        ("units", "Convert 30°C to Fahrenheit.",
+         "thirty degrees Celsius is eighty six degrees Fahrenheit"),
+        ("units", "How many pounds is 5kg?", "five kilograms is about eleven pounds"),
+        ("calculator", "What is 12 + 30?", "twelve plus thirty is forty two"),
+        ("timer", "Set a 10-minute timer for the pasta.", "pasta timer set for ten minutes"),
+        ("spell", 'How do you spell "rhythm"?', "rhythm is spelled R, H, Y, T, H, M"),
+    ],
+)  # fmt: skip
+def test_whisper_style_transcripts(name, text, result):
+    """Digits, symbols and punctuation as Whisper writes them."""
+    assert Toolbox().run(name, {}, request=text).result == result

@@ -30,7 +30,7 @@ _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "sev
 def _words(text: str, keep_case: bool = False) -> list[str]:
     """The words of a request, lower case, fillers and stutters ("ft ft") out."""
     t = _ASKING.sub("", text.strip())
-    t = re.sub(r"[,!?;:]|\.(?!\d)", " ", t if keep_case else t.lower())
+    t = re.sub(r"[,!?;:\"“”]|\.(?!\d)", " ", t if keep_case else t.lower())
     out: list[str] = []
     decimals = False  # "point eight eight" repeats a digit on purpose
     for w in t.split():
@@ -138,6 +138,8 @@ class UnitsReader:
         self.last: dict | None = None
 
     def args(self, text: str) -> dict:
+        # "30°C", "5kg": the number and the unit as two words
+        text = re.sub(r"(\d)\s*(°|[a-zA-Z])", r"\1 \2", text.replace("°", " degrees "))
         words = _trim(_words(text))
         num = _number_span(words)
         spans = _unit_spans(words)
@@ -212,7 +214,7 @@ _TIMER_WORDS = {"set", "start", "a", "an", "timer", "for", "the", "called", "put
                 "named", "labelled", "labeled", "and", "u", "ya", "would", "to", "go",
                 "does", "goes", "doing", "how's", "hows", "have", "got", "i've", "any", "are",
                 "there", "running", "show", "list", "which", "do", "timer's",
-                "reminder", "actually", "that", "this", "it", "one", "just", "now", "oh", "wait",
+                "reminder", "actually", "that", "this", "one", "just", "now", "oh", "wait",
                 "no", "instead", "last"}  # fmt: skip
 
 

@@ -649,11 +649,12 @@ class RssSampler:
 
 
 async def adversarial_phase(
-    url: str, clips: list[Clip], seconds: float, users: int, adversaries: bool
+    url: str, clips: list[Clip], seconds: float, users: int, kinds: tuple[str, ...]
 ) -> tuple[Stats, list[Adversary]]:
-    """``users`` normal conversations for ``seconds``, with one adversary of each kind or not."""
+    """``users`` normal conversations for ``seconds``, beside one adversary of each of
+    ``kinds`` (none: unloaded)."""
     st = Stats()
-    advs = [Adversary(k) for k in ADVERSARIES] if adversaries else []
+    advs = [Adversary(k) for k in kinds]
     deadline = time.perf_counter() + seconds
     speech = speech_audio(clips)
     jobs = [session(url, clips, deadline, i, st) for i in range(users)]
@@ -687,12 +688,12 @@ def adversarial_main(args: argparse.Namespace) -> int:
             f"{'phase':>9} {'turns':>6} {'answered':>8} {'lost':>5} {'p50 ms':>7} {'p90 ms':>7} "
             f"{'RSS MB':>7} {'CPU s':>6} {'audio s':>7} {'CPU/aud':>7} {'user CPU/aud':>12}"
         )
-        for phase, with_adv in (("unloaded", False), ("loaded", True)):
+        for phase, kinds in (("unloaded", ()), ("loaded", args.adversaries)):
             rss.phase = phase
             rss.sample()
             cpu0 = proc_cpu_s(pid)
             st, advs = asyncio.run(
-                adversarial_phase(url, clips, args.seconds, args.users, with_adv)
+                adversarial_phase(url, clips, args.seconds, args.users, kinds)
             )
             cpu = proc_cpu_s(pid) - cpu0
             mb = rss.sample()
@@ -705,6 +706,9 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 "server_cpu_per_audio_s": round(cpu / audio, 2) if audio else None,
                 "user_cpu_per_audio_s": st.cpu_per_audio_s(),
                 "latencies_ms": [round(x) for x in st.latencies_ms],
+                # the normal users' server-side stage times: where a slow turn spent its time
+                "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
+                "server_stages_p90_ms": {k: pct(v, 90) for k, v in st.stages_ms.items()},
                 "adversaries": {
                     a.kind: {
                         "connections": a.connections,
@@ -737,6 +741,10 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 f"{row['user_cpu_per_audio_s'] or '-':>12}",
                 flush=True,
             )
+            print(f"{'':>9}   user stages p50/p90 ms: " + ", ".join(
+                f"{k} {row['server_stages_p50_ms'][k]}/{v}"
+                for k, v in row["server_stages_p90_ms"].items()
+            ), flush=True)
             for kind, a in row["adversaries"].items():
                 print(f"{'':>9}   {kind}: {json.dumps(a)}", flush=True)
             if server.proc.poll() is not None:
@@ -753,15 +761,19 @@ def adversarial_main(args: argparse.Namespace) -> int:
             if loaded["p50_ms"] and base["p50_ms"] else None
         )
         growth = round(loaded["rss_mb"] - base["rss_mb"], 1)
+        ratio90 = (
+            round(loaded["p90_ms"] / base["p90_ms"], 2)
+            if loaded["p90_ms"] and base["p90_ms"] else None
+        )
         verdict = {
+            "adversaries": list(args.adversaries),
             "p50_loaded_over_unloaded": ratio,
-            "p90_loaded_over_unloaded": (
-                round(loaded["p90_ms"] / base["p90_ms"], 2)
-                if loaded["p90_ms"] and base["p90_ms"] else None
-            ),
+            "p90_loaded_over_unloaded": ratio90,
             "rss_growth_mb": growth,
             "rss_after_mb": after,
-            "within_2x": ratio is not None and ratio <= 2.0,
+            # a normal user's turns, typical and slow ones alike, within 2x of unloaded
+            "within_2x": ratio is not None and ratio <= 2.0 and ratio90 is not None
+            and ratio90 <= 2.0,
             "rss_within_150mb": growth <= 150.0,
         }
         print(json.dumps({"phases": rows, "rss": rss.samples, **verdict}))
@@ -905,6 +917,8 @@ def main(argv: list[str] | None = None) -> int:
         "each kind (burst-pause speech, square wave, never reads, idle); compares latency/RSS",
     )
     ap.add_argument("--users", type=int, default=1, help="normal users in --adversarial mode")
+    ap.add_argument("--adversaries", default=",".join(ADVERSARIES),
+                    help="--adversarial: which kinds, one client of each (default: all)")
     ap.add_argument("--api", action="store_true", help="load the OpenAI text API instead")
     ap.add_argument(
         "--protocols", default="ws",
@@ -924,6 +938,11 @@ def main(argv: list[str] | None = None) -> int:
         if not 1 <= args.users <= 8 or not 10 <= args.seconds <= 600:
             print("load: --users must be 1..8 and --seconds 10..600", file=sys.stderr)
             return 2
+        kinds = tuple(k for k in args.adversaries.split(",") if k)
+        if not kinds or set(kinds) - set(ADVERSARIES):
+            print(f"load: --adversaries takes some of {','.join(ADVERSARIES)}", file=sys.stderr)
+            return 2
+        args.adversaries = kinds
         return adversarial_main(args)
     if args.api:
         return api_main(args)

@@ -521,6 +521,9 @@ class Pipeline:
             await self._voice(turn, rec.reply)
             rec.spoken = rec.reply
             rec.stats["announcement"] = True
+            # Said unprompted, it is part of the conversation: "what was that?", "set it again"
+            # (messages_for drops it with the exchange before it).
+            self.history.append({"role": "assistant", "content": rec.spoken})
         except Exception as e:  # TTS failure: an error event; the conversation goes on
             rec.error = f"{type(e).__name__}: {e}"
             self.emit(ErrorFrame(rec.turn, rec.error))

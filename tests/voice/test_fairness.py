@@ -52,6 +52,9 @@ def burst_pause(speak: Callable[[str], np.ndarray], seconds: float) -> np.ndarra
     return np.concatenate(parts)
 
 
+SLOW_CALL_S = 0.4
+
+
 def test_pausing_every_200ms_gets_bounded_speculation(models, speak, monkeypatch) -> None:
     share = 0.1
     # Silence endpointing: the bursts are one long utterance whatever their transcript says.
@@ -63,8 +66,14 @@ def test_pausing_every_200ms_gets_bounded_speculation(models, speak, monkeypatch
     real = models.asr.transcribe
 
     def counted(audio: np.ndarray, stop=None) -> str:
+        # Each recognition takes at least SLOW_CALL_S of worker time, as on a slow machine, so
+        # the budget (not the machine's speed) is what bounds the number of calls: on a fast
+        # machine, 0.1 s calls fit the 1.8 s budget ten times over.
+        t0 = time.monotonic()
         calls.append(len(audio) / SAMPLE_RATE)
-        return real(audio)
+        text = real(audio)
+        time.sleep(max(0.0, SLOW_CALL_S - (time.monotonic() - t0)))
+        return text
 
     monkeypatch.setattr(models.asr, "transcribe", counted)
     frames = []

@@ -53,21 +53,29 @@ def outcome(frames: list[Frame], turn: int) -> tuple[str, str]:
     return "reply", final[-1]
 
 
-def test_an_empty_reply_is_an_error_not_silence(models) -> None:
+@pytest.mark.parametrize("tools", [False, True], ids=["plain", "tools"])
+def test_an_empty_reply_is_never_silence(models, tools: bool) -> None:
+    """Without tools the pipeline's own guard answers an empty reply with an error (and keeps
+    nothing); with the built-in tools the tool loop says so aloud instead."""
     question = "What is the capital of France?"
-    _, frames = ask_all(models, config(), [question])
+    base = config(f"assistant.tools={str(tools).lower()}")
+    _, frames = ask_all(models, base, [question])
     kind, reply = outcome(frames, 1)
     assert kind == "reply"
     # The same (greedy) reply, cut by a stop string at its first character: empty.
-    cfg = config(f"sampling.stop=[{json.dumps(reply[0])}]")
+    cfg = config(f"assistant.tools={str(tools).lower()}", f"sampling.stop=[{json.dumps(reply[0])}]")
     models.llm.params = cfg.sampling
     try:
         pipe, frames = ask_all(models, cfg, [question])
     finally:
         models.llm.params = config().sampling
     kind, message = outcome(frames, 1)
-    assert kind == "error" and "empty reply" in message
-    assert pipe.history == []  # nothing was said, so nothing is remembered
+    if not tools:
+        assert kind == "error" and "empty reply" in message
+        assert pipe.history == []  # nothing was said, so nothing is remembered
+    else:
+        assert kind == "reply" and message == "Sorry, I couldn't work that out."
+        assert pipe.history[-1] == {"role": "assistant", "content": message}
 
 
 def test_a_conversation_longer_than_the_context_keeps_answering(models) -> None:

@@ -125,7 +125,9 @@ def test_remote_speech_stages(server: ServerThread, question_wav: bytes) -> None
     tts = RemoteSynthesizer(server.api_url)
     chunks = list(tts.synthesize_stream("Hello there. How are you today?"))
     assert {c.text for c in chunks} == {"Hello there.", "How are you today?"}
-    speech = np.concatenate([c.audio for c in chunks])
-    assert tts.sample_rate == 24000 and len(speech) > 24000 // 2
-    heard = asr.transcribe(resample(speech, 24000, SAMPLE_RATE))
-    assert words(heard) == words("Hello there. How are you today?")
+    assert tts.sample_rate == 24000
+    # Each sentence on its own: Whisper tiny.en sometimes drops the word at a sentence joint of
+    # the concatenated audio ("hello there are you today"; seen in a full-suite run on one CPU).
+    for c in chunks:
+        assert len(c.audio) > 24000 // 4
+        assert words(asr.transcribe(resample(c.audio, 24000, SAMPLE_RATE))) == words(c.text)

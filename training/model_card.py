@@ -37,7 +37,12 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         "and miles, Celsius and Fahrenheit, kilograms and pounds, liters and gallons for a few "
         f"round values, the days and months, the spelling of {n_words} common words, a handful "
         "of jokes, and polite refusals for what it cannot know or do (weather, news, live "
-        "prices, the time, timers, music, calls). Most other questions get \"Sorry, I don't "
+        "prices, music, calls)."
+        + (" It calls the assistant's built-in tools (clock, timers and reminders, calculator, "
+           "units, spelling: `docs/tools.md`) in its own bare format, naming the tool while the "
+           "tool reads the request from the user's words, and phrases their results."
+           if tr.get("warm_start") or cfg.get("tool_dialogs") else "")
+        + " Most other questions get \"Sorry, I don't "
         'know about that", but not all: outside its domain it knows nothing and may answer '
         "with a garbled or unrelated sentence, and it can be confidently wrong inside it. It is "
         "not a general assistant.",

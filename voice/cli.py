@@ -218,6 +218,9 @@ def cmd_chat(args) -> int:
                     "truncated_turns": st.get("truncated_turns", 0),
                     "tools": [r.to_json() for r in a.tools],
                     "tool_ms": round(a.tool_ms, 1),
+                    # voice/reply_check.py: decoded again carefully; an unfinished reply mended
+                    "redecoded": st.get("redecoded", 0),
+                    "unfinished": st.get("unfinished", 0),
                 }
                 out(json.dumps(rec))
             else:

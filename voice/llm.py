@@ -17,7 +17,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
 from engine.errors import UserError
@@ -46,6 +46,9 @@ class Reply:
 class LocalLLM:
     """The in-process diffusion LM engine, shared by every session through one worker."""
 
+    # The decoding to try again with when a reply comes out garbled (voice/reply_check.py).
+    careful_mode = "reference"
+
     def __init__(self, worker: EngineWorker, params: SamplingParams) -> None:
         self.worker, self.params = worker, params
         self.name = "local"
@@ -66,11 +69,14 @@ class LocalLLM:
         tools: list[dict] | None = None,
         tool_choice: str | dict | None = None,
         parallel_tool_calls: bool | None = None,
+        mode: str | None = None,
     ) -> Reply:
+        """``mode``: this reply's decoding mode instead of the configured one."""
         done = threading.Event()
         final: list[GenerationResult] = []
+        params = self.params if mode is None else replace(self.params, mode=mode)
         try:
-            tr = tool_request(self.params, tools, tool_choice, parallel_tool_calls)
+            tr = tool_request(params, tools, tool_choice, parallel_tool_calls)
         except ToolFormatError as e:
             raise LLMError(str(e)) from None
         calls = ToolCallFilter() if tr.parses_calls else None

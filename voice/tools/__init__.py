@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
 from voice.tools.request import UnitsReader, read_arguments
@@ -204,16 +205,30 @@ def answer(
     theirs = {f["function"]["name"] for f in functions}
     ours = [s for s in (toolbox.specs if toolbox else []) if s["function"]["name"] not in theirs]
     specs = functions + ours
+    stats: dict = {}
+    hold = Holdback(on_text)  # the reply is checked before its unfinished tail goes out
+
+    def decode(msgs: list[dict], **kw):
+        """One round of the model; a garbled reply is decoded once more, carefully."""
+        hold.begin()
+        r = llm.stream(msgs, hold.feed, request_id, **kw)
+        careful = getattr(llm, "careful_mode", None)
+        if careful and r.finish_reason == "stop" and not hold.sent and garbled(r.text):
+            stats["redecoded"] = stats.get("redecoded", 0) + 1
+            hold.begin()
+            r = llm.stream(msgs, hold.feed, request_id, mode=careful, **kw)
+        return r
+
     if not specs or tool_choice == "none":
-        r = llm.stream(messages, on_text, request_id)
-        return Answer(r.text, r.finish_reason, dict(r.stats))
+        r = decode(messages)
+        text = hold.release(_sayable(r.text, stats))
+        return Answer(text, r.finish_reason, {**r.stats, **stats})
     convo = list(messages)
     request = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"
                     and isinstance(m.get("content"), str)), None)  # fmt: skip
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
-    stats: dict = {}
     for round_ in range(MAX_ROUNDS + 1):
         t0 = time.perf_counter()
         # The tools stay on offer in every round (the prompt reads as the model learned it);
@@ -221,7 +236,7 @@ def answer(
         choice = tool_choice if round_ == 0 else "auto"
         # A forced call (required, or a named function) is one of the client's functions.
         offer = functions if choice not in ("auto", "none") and functions else specs
-        r = llm.stream(convo + extra, on_text, request_id, tools=offer, tool_choice=choice)
+        r = decode(convo + extra, tools=offer, tool_choice=choice)
         for k, v in r.stats.items():
             stats[k] = stats.get(k, 0) + v if k in ("nfe", "tokens") else v
         calls = r.tool_calls if r.finish_reason == "tool_calls" else []
@@ -230,10 +245,11 @@ def answer(
             text = r.text.strip()
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
+            text = _sayable(text, stats)
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
                 text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."
-                on_text(text)
+            hold.release(text)
             _tool_stats(stats, runs, tool_s)
             reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"
             return Answer(text, reason, stats, runs, extra, 1000 * tool_s)
@@ -254,8 +270,20 @@ def answer(
         if client:  # the client runs these: the turn ends here, waiting for their output
             _tool_stats(stats, runs, tool_s)
             stats["function_calls"] = len(client)
+            hold.release(r.text.strip())
             return Answer(r.text.strip(), "tool_calls", stats, runs, extra, 1000 * tool_s, client)
     raise AssertionError("unreachable")
+
+
+def _sayable(text: str, stats: dict) -> str:
+    """A garbled reply (after the careful decoding) loses its unfinished tail, or, with no
+    finished sentence, becomes an honest "didn't get that"; an empty one stays empty."""
+    text = text.strip()
+    if not garbled(text):
+        return text
+    stats["unfinished"] = 1
+    kept = finished_part(text)
+    return kept if kept and not garbled(kept) else DIDNT_GET_IT
 
 
 def _tool_stats(stats: dict, runs: list[ToolRun], tool_s: float) -> None:

@@ -1,0 +1,107 @@
+"""Never say a garbled reply: a sentence check on what the model wrote, before it is spoken.
+
+Parallel (confidence-threshold) decoding has its own failure: when the model is unsure, it can
+commit the end of the reply early and stop mid-sentence ("There are"), or fill two neighbouring
+positions with the same word. The one-token-per-pass reference decoder rarely does either on the
+same prompt (the demo model answers "how many minutes are in 3 hours" with a units call there,
+and with "There are" under threshold decoding). So, as Whisper falls back to another decoding
+when its output looks wrong (compression ratio, log-probability), a voice turn here:
+
+1. holds back the reply's text after its last finished sentence (:class:`Holdback`), so an
+   unfinished tail is never shown or spoken before it is checked (speech waits for a sentence
+   end anyway, so this costs no latency);
+2. when the model ended the reply itself and it is :func:`garbled` (a word twice in a row, or
+   no sentence end after a word that cannot end one: "There are", "the capital of"), decodes
+   the same round once more with the local engine's reference decoder (``careful_mode``);
+3. if that is no better, drops an unfinished tail after finished sentences, or, with nothing
+   finished, says :data:`DIDNT_GET_IT` (an honest reply, never silence).
+
+Turn stats record it (``redecoded``, ``unfinished``), so the benchmark still sees the model's
+own rate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+DIDNT_GET_IT = "Sorry, I didn't get that. Could you say it another way?"
+_END = re.compile(r"[.!?][\"')\]]*$")
+_SENTENCE = re.compile(r"[.!?]+[\"')\]]*\s+")
+_WORDS = re.compile(r"[a-z0-9']+")
+
+
+# Words a sentence does not end on: a reply that stops after one of them was cut short. (A
+# reply that merely lacks its full stop, "Paris", is fine to say.)
+_DANGLING = frozenset(
+    "a an the and or but nor of to in on at by for with from into about as than that which who "
+    "whose is are was were be been being am has have had do does did will would can could shall "
+    "should may might must there their my your his her its our i we you they he she it's "
+    "not if because so very".split()
+)
+
+
+# Said twice in a row on purpose: times ("twelve twelve PM"), numbers, "bye bye".
+_MAY_REPEAT = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+    "hundred thousand oh bye ha no".split()
+)
+
+
+def garbled(text: str) -> bool:
+    """Not a reply that can be said as it is: a word twice in a row (single letters are exempt:
+    spelling says "B, O, O, K."), tool-call markup, or cut off after a word that cannot end a
+    sentence. An empty reply is not garbled: it is empty (the caller says so)."""
+    text = text.strip()
+    if not text:
+        return False
+    if "<tool_call" in text or "<|" in text:
+        return True
+    words = _WORDS.findall(text.lower())
+    pairs = zip(words, words[1:], strict=False)
+    if any(a == b and len(a) > 1 and a not in _MAY_REPEAT for a, b in pairs):
+        return True
+    return not _END.search(text) and bool(words) and words[-1] in _DANGLING
+
+
+class Holdback:
+    """Passes text on up to its last finished sentence; the rest waits for :meth:`release`."""
+
+    def __init__(self, on_text: Callable[[str], None]) -> None:
+        self.on_text = on_text
+        self.sent = ""  # what went on
+        self.held = ""
+
+    def begin(self) -> None:
+        """A new round of the model: its text starts afresh."""
+        self.sent = self.held = ""
+
+    def feed(self, text: str) -> None:
+        self.held += text
+        cut = None
+        for m in _SENTENCE.finditer(self.held):
+            cut = m.end()
+        if cut:
+            self._emit(self.held[:cut])
+            self.held = self.held[cut:]
+
+    def release(self, final: str) -> str:
+        """The reply is ``final``: send what of it has not gone yet; return it."""
+        if final.startswith(self.sent):
+            self._emit(final[len(self.sent) :])
+        self.held = ""
+        return final
+
+    def _emit(self, text: str) -> None:
+        if text:
+            self.sent += text
+            self.on_text(text)
+
+
+def finished_part(text: str) -> str:
+    """The reply up to its last finished sentence ("" if none)."""
+    cut = 0
+    for m in _SENTENCE.finditer(text + " "):
+        cut = m.end()
+    return text[:cut].strip()

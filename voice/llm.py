@@ -273,3 +273,12 @@ def _merge_call_delta(calls: dict[int, dict], tc: dict) -> None:
         call["function"]["name"] += f["name"]
     if f.get("arguments"):
         call["function"]["arguments"] += f["arguments"]
+
+
+def recent_exchanges(history: list[dict], n: int) -> list[dict]:
+    """The last ``n`` exchanges of ``history`` (each from a user message on: its tool calls,
+    results and answer); all of it when ``n`` is 0."""
+    starts = [k for k, m in enumerate(history) if m["role"] == "user"]
+    if n <= 0 or len(starts) <= n:
+        return list(history)
+    return history[starts[-n] :]

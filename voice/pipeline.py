@@ -57,7 +57,7 @@ from voice.frames import (
     TtsAudioFrame,
     TurnMetricsFrame,
 )
-from voice.llm import LLMError, LocalLLM, RemoteLLM
+from voice.llm import LLMError, LocalLLM, RemoteLLM, recent_exchanges
 from voice.scheduler import Scheduler
 from voice.tools import Toolbox, answer, tool_messages, tools_supported
 from voice.tts import split_sentences
@@ -692,7 +692,7 @@ class Pipeline:
         sp = self.cfg.assistant.system_prompt
         system = [{"role": "system", "content": sp}] if sp else []
         user = [{"role": "user", "content": transcript}] if transcript is not None else []
-        hist = list(self.history)
+        hist = recent_exchanges(self.history, self.cfg.assistant.history_turns)
         budget = self.cfg.assistant.history_tokens
         while hist and self.m.llm.count_tokens(system + hist + user) > budget:
             # drop the oldest exchange: its question, tool calls and results, and answer

@@ -41,6 +41,9 @@ _DANGLING = frozenset(
 )
 
 
+# Punctuation no sentence has: two marks in a row (an ellipsis aside) or a mark after a space.
+_STRAY = re.compile(r"[,;:]\s*[.,;:!?]|[!?]\s*[.,;:]|(?<!\.)\.\.(?!\.)|\.\s*,|\s[,.!?;:]")
+
 # Said twice in a row on purpose: times ("twelve twelve PM"), numbers, "bye bye".
 _MAY_REPEAT = frozenset(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -50,13 +53,16 @@ _MAY_REPEAT = frozenset(
 
 
 def garbled(text: str) -> bool:
-    """Not a reply that can be said as it is: a word twice in a row (single letters are exempt:
-    spelling says "B, O, O, K."), tool-call markup, or cut off after a word that cannot end a
-    sentence. An empty reply is not garbled: it is empty (the caller says so)."""
+    """Not a reply that can be said as it is: no letters, stray punctuation, a word twice in a
+    row (single letters are exempt: spelling says "B, O, O, K."), tool-call markup, or cut off
+    after a word that cannot end a sentence. An empty reply is not garbled: it is empty (the
+    caller says so)."""
     text = text.strip()
     if not text:
         return False
-    if "<tool_call" in text or "<|" in text:
+    if "<tool_call" in text or "<|" in text or not re.search(r"[^\W\d_]", text):
+        return True
+    if _STRAY.search(text):  # "I'm,. for asking", "Oslo..", "can't,.?"
         return True
     words = _WORDS.findall(text.lower())
     pairs = zip(words, words[1:], strict=False)
@@ -66,7 +72,8 @@ def garbled(text: str) -> bool:
 
 
 class Holdback:
-    """Passes text on up to its last finished sentence; the rest waits for :meth:`release`."""
+    """Passes text on up to its last finished sentence, unless that is garbled; the rest waits
+    for :meth:`release`."""
 
     def __init__(self, on_text: Callable[[str], None]) -> None:
         self.on_text = on_text
@@ -82,7 +89,8 @@ class Holdback:
         cut = None
         for m in _SENTENCE.finditer(self.held):
             cut = m.end()
-        if cut:
+        # A garbled sentence is held too, and so is everything after it.
+        if cut and not garbled(self.sent + self.held[:cut]):
             self._emit(self.held[:cut])
             self.held = self.held[cut:]
 

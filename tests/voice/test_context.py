@@ -94,3 +94,46 @@ def test_a_conversation_longer_than_the_context_keeps_answering(models) -> None:
     # The prompt of every later turn fit the history budget: oldest turns were dropped.
     budget = cfg.assistant.history_tokens
     assert models.llm.count_tokens(pipe.messages_for("one more?")) <= budget
+
+
+def test_the_prompt_keeps_history_turns_exchanges(models) -> None:
+    from voice.llm import recent_exchanges
+
+    hist = []
+    for i in range(4):
+        hist += [{"role": "user", "content": f"q{i}"}, {"role": "assistant", "content": f"a{i}"}]
+    assert recent_exchanges(hist, 0) == hist and recent_exchanges(hist, 9) == hist
+    assert recent_exchanges(hist, 1) == hist[-2:]
+    pipe = Pipeline(models, config("assistant.history_turns=1"),
+                    WavSink(models.tts.sample_rate, realtime=False), lambda f: None)
+    pipe.history = hist
+    assert pipe.messages_for("q4") == [*hist[-2:], {"role": "user", "content": "q4"}]
+
+
+def test_a_long_conversation_with_the_demo_model_stays_well_formed() -> None:
+    """The bundled defaults over one 16-question conversation (the bundled prompts' questions,
+    then follow-ups): no garbled reply, and nothing needed mending. With every earlier exchange
+    in the prompt (history_turns=0) the demo model garbled 4 of these."""
+    import subprocess
+    import sys
+
+    from voice.reply_check import garbled
+
+    questions = [
+        "What day comes after Monday?", "Hello there, can you hear me?",
+        "What is the capital of Japan?", "Convert twenty degrees Celsius to Fahrenheit.",
+        "What planet is closest to the sun?", "Hello, how are you?", "Please tell me a joke.",
+        "What is seven times eight?", "Spell the word cat.", "How many miles is ten kilometers?",
+        "What's the weather like today?", "Who are you?", "What is six plus seven?",
+        "Now multiply that by two.", "What's the capital of France?", "And what about Italy?",
+    ]
+    p = subprocess.run(
+        [sys.executable, "-m", "voice.cli", "chat", "--json"], input="\n".join(questions) + "\n",
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    replies = [json.loads(x) for x in p.stdout.splitlines() if x.startswith('{"reply"')]
+    assert len(replies) == len(questions), p.stderr[-500:]
+    said = [r["reply"] for r in replies]
+    assert not [s for s in said if garbled(s)], said
+    assert not any(r["redecoded"] or r["unfinished"] for r in replies), said
+    assert "twenty six" in said[13] and "Rome" in said[15], said

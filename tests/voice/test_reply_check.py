@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize(
     "text",
-    ["There are", "The capital of", "Seven times eight is is fifty six.", "<tool_call>clock"],
+    ["There are", "The capital of", "Seven times eight is is fifty six.", "<tool_call>clock",
+     "..", "I, I'm,. for asking I How can I help?", "The capital of C't Oslo..",
+     "Sorry, I can't,.?", "I, I well, thanks for?. How can I help?"],
 )
 def test_garbled(text: str) -> None:
     assert garbled(text)
@@ -24,7 +26,8 @@ def test_garbled(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["", "Paris", "Sorry", "The capital of France is Paris.", "It's twelve twelve PM.",
-     "Book is spelled B, O, O, K.", "Bye bye!", "Is it?"],
+     "Book is spelled B, O, O, K.", "Bye bye!", "Is it?", "Well... maybe.",
+     "It's 3.5 km, about 2.2 miles."],
 )
 def test_not_garbled(text: str) -> None:
     assert not garbled(text)
@@ -38,6 +41,10 @@ def test_holdback_sends_finished_sentences_and_keeps_the_tail() -> None:
     assert out == ["Hello there. "]
     assert h.release("Hello there. How are you?") == "Hello there. How are you?"
     assert "".join(out) == "Hello there. How are you?"
+    out.clear()
+    h.begin()
+    h.feed("I, I'm,. for asking. ")
+    assert out == [] and h.sent == ""  # a garbled sentence is not passed on
     assert finished_part("Hello there. How are") == "Hello there."
     assert finished_part("How are") == ""
 

@@ -48,6 +48,22 @@ TOKENS_PER_S = 8
 MIN_TOKENS = 16
 MIN_LIMIT_S = 3.0  # a short utterance's time limit: Whisper encodes a 30 s window whatever
 
+# An utterance at least this long is first checked for speech by Silero VAD (it ships inside
+# faster-whisper): webrtcvad takes steady tones, hum and some music for speech, and then forces
+# the end of a long "utterance" that Whisper spends about a second of both cores on (a 20 s
+# square wave: 0.9 s of Whisper; Silero hears no speech in it in 35 ms). Shorter ones go
+# straight to Whisper, which is cheap on them and better at quiet short words.
+SPEECH_CHECK_S = 4.0
+MIN_SPEECH_S = 0.25  # less speech than this in an utterance that long: nothing was said
+
+
+def speech_seconds(samples: np.ndarray) -> float:
+    """Seconds of speech Silero VAD hears in float samples at 16 kHz (~2 ms a second of audio)."""
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    spans = get_speech_timestamps(samples, VadOptions())
+    return sum(s["end"] - s["start"] for s in spans) / _RATE
+
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
@@ -199,6 +215,8 @@ class Transcriber:
         self.load()
         t0, c0 = time.perf_counter(), time.process_time()
         seconds = len(samples) / SAMPLE_RATE
+        if seconds >= SPEECH_CHECK_S and speech_seconds(samples) < MIN_SPEECH_S:
+            return ""
         # A pause is found ~90 ms after the last audible sound, and Whisper takes a word cut
         # that close for another ("What is the capital of France" -> "... of friends"): it
         # hears the utterance to its end with a little silence after it.

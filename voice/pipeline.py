@@ -176,6 +176,10 @@ class Models:
             self.llm = LocalLLM.load(cfg.engine, cfg.sampling)
         self.asr.load()
         self.tts.load()
+        if s.tools and tools_supported(self.llm):
+            from voice.tools.units import registry
+
+            registry()  # pint's unit table takes ~0.3 s: now, not in someone's first conversion
         c = cfg.scheduler
         # Every conversation's Whisper and Piper calls go through here, fairly (scheduler.py).
         self.scheduler = Scheduler(c.workers, c.speculative_share, c.max_jobs_per_session)
@@ -543,7 +547,10 @@ class Pipeline:
             await self._interrupt(onset=onset if self.realtime else None)
             self.emit(SpeechStartedFrame(self._last_id + 1, ev.at_ms))
         elif isinstance(ev, SpeechPaused):
-            if self.cfg.assistant.speculative and self.realtime and not self._closed:
+            # No speculation on an utterance too long for Whisper's short window: it would cost
+            # twice as much (the 30 s window), at every pause, and a question is rarely that long.
+            short = len(ev.audio) <= (self.cfg.asr.window_s - 1) * SAMPLE_RATE
+            if self.cfg.assistant.speculative and self.realtime and not self._closed and short:
                 self._cancel_spec()
                 self.speculative_started += 1
                 spec = _Speculation(ev)

@@ -136,3 +136,45 @@ def test_recognition_past_its_time_limit_fails_the_turn(models, speak, monkeypat
     assert [e.turn for e in errors] == [first.turn], [e.message for e in errors]
     assert "speech recognition took" in errors[0].message
     assert second.transcript and not second.error
+
+
+def test_no_speculation_past_whispers_short_window(models, speak) -> None:
+    """Pauses in an utterance longer than ``asr.window_s`` - 1 s start no speculative work."""
+    cfg = config("asr.window_s=3", "vad.max_utterance_ms=60000", "vad.endpoint=silence")
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate), on_frame=lambda f: None)
+    audio = np.concatenate([silence(0.3), burst_pause(speak, 5.0)])
+    frame = SAMPLE_RATE // 50
+
+    async def stream() -> None:
+        pipe.start(realtime=True)
+        t0 = time.monotonic()
+        for i in range(0, len(audio), frame):
+            delay = t0 + i / SAMPLE_RATE - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await pipe.feed(audio[i : i + frame])
+        await pipe.close()
+
+    asyncio.run(stream())
+    # Pauses every 0.5 s, but only those in the first 2 s of the utterance speculate.
+    assert 1 <= pipe.speculative_started <= 5
+
+
+def test_a_long_tone_is_not_sent_to_whisper(models, speak, monkeypatch) -> None:
+    """webrtcvad hears a steady tone as speech; Silero does not, so Whisper never sees it. A
+    long utterance with speech in it is still recognised."""
+    t = np.arange(6 * SAMPLE_RATE) / SAMPLE_RATE
+    tone = np.where(np.sin(2 * np.pi * 440 * t + 0.1) >= 0, 32767, -32767).astype(np.int16)
+    seen: list[float] = []
+    real = models.asr._transcribe_window
+
+    def spy(samples):
+        seen.append(len(samples) / SAMPLE_RATE)
+        return real(samples)
+
+    monkeypatch.setattr(models.asr, "_transcribe_window", spy)
+    monkeypatch.setattr(models.asr, "_transcribe_full", lambda s, *a: seen.append(0) or "")
+    assert models.asr.transcribe(tone) == "" and seen == []
+    long_question = np.concatenate([silence(2.5), speak("What is the capital of France?")])
+    assert len(long_question) / SAMPLE_RATE >= voice.asr.SPEECH_CHECK_S
+    assert "France" in models.asr.transcribe(long_question) and len(seen) == 1

@@ -259,3 +259,26 @@ def test_each_lane_is_charged_the_cpu_its_jobs_spent(sched) -> None:
     assert idle_cpu < 0.1 < 0.3 < idle_work  # on a worker for 0.4 s, but no CPU used
     assert busy_work >= spent * 0.9
     assert sched.snapshot()["busy"]["cpu_s"] == round(busy_cpu, 3)
+
+
+def test_free_heap_goes_back_to_the_system_now_and_then(monkeypatch) -> None:
+    """After jobs, glibc's malloc_trim runs, at most once per TRIM_EVERY_S."""
+    import voice.scheduler as sched_mod
+
+    trims: list[int] = []
+    monkeypatch.setattr(sched_mod, "_malloc_trim", lambda pad: trims.append(pad) or 1)
+    now = [0.0]
+    sched = sched_mod.Scheduler(workers=1, clock=lambda: now[0])
+    lane = sched.lane()
+
+    async def jobs() -> None:
+        for t in (1.0, 2.0, 1.0 + sched_mod.TRIM_EVERY_S, 2.0 + sched_mod.TRIM_EVERY_S):
+            now[0] = t
+            await lane.run(lambda: None)
+
+    try:
+        asyncio.run(jobs())
+    finally:
+        sched.close()
+    # at 1 s: under TRIM_EVERY_S since the start; at 6 s: one; at 7 s: too soon again
+    assert trims == [0]

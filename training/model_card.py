@@ -68,13 +68,14 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         "",
         "## Training",
         "",
-        f"- Command: `{tr['command']}` (also `diffvoice train --config configs/demo-model.toml`)",
+        f"- Command: `{tr['command']}` (also `diffvoice train "
+        f"{tr['command'].split('training.train ', 1)[-1]}`)",
         f"- Seed {tr['seed']}; {tr['steps']} steps of {tr['batch_size']} dialogs "
         f"({tr['sequences_seen']:,} sequences), stopped by {tr['stopped_by']}.",
         f"- Final loss (mean of the last 50 steps, masked-token cross-entropy): "
         f"{tr['final_loss']}.",
         f"- Wall time {_minutes(tr['wall_time_s'])} on a 2-core CPU machine"
-        + (f" ({tr['cpu']}; shared with other work)" if tr.get("cpu") else "")
+        + (f" ({tr['cpu']})" if tr.get("cpu") else "")
         + f" (corpus, tokenizer, compilation and training); {_minutes(tr['dedicated_time_s'])} "
         f"of its {tr['threads']} cores in the training process (CPU time / threads).",
         f"- Dtype: {'bf16 autocast' if tr.get('bf16', True) else 'fp32'}"

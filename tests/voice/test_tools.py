@@ -324,3 +324,12 @@ def test_toolbox_touches_no_files_network_or_processes(monkeypatch):
                        ("spell", {"word": "cat"})]:  # fmt: skip
         assert box.run(name, args).ok, (name, args)
     box.close()
+
+
+def test_a_lone_number_is_not_a_calculation():
+    """Whisper's "due to the power of eight" leaves only "eight" to the reader: the calculator
+    says so rather than "eight is eight"; "that" alone still says the last result."""
+    c = Calculator()
+    r = c.calculate("of eight")
+    assert not r.ok and "only heard the number eight" in r.text
+    assert c.calculate("six plus seven").ok and c.calculate("that").text == "thirteen is thirteen"

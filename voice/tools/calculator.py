@@ -456,6 +456,11 @@ class Calculator:
             return Calculation(f"sorry, {e}", ok=False)
         except (TooLarge, RecursionError):
             return Calculation("that number is too large to say", ok=False)
+        # "due to the power of eight" (Whisper's "two"): only "eight" was heard. ("that" alone
+        # says the last result again.)
+        if isinstance(tree, Num) and not re.search(r"\b(that|it)\b", expression.lower()):
+            return Calculation(f"sorry, I only heard the number {canon}, not a calculation",
+                               ok=False)  # fmt: skip
         try:
             value, exact = evaluate(tree)
             words = number_words(value)

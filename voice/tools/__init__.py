@@ -216,7 +216,9 @@ def answer(
         if careful and r.finish_reason == "stop" and not hold.sent and garbled(r.text):
             stats["redecoded"] = stats.get("redecoded", 0) + 1
             hold.begin()
-            r = llm.stream(msgs, hold.feed, request_id, mode=careful, **kw)
+            fast, r = r, llm.stream(msgs, hold.feed, request_id, mode=careful, **kw)
+            for k in ("nfe", "tokens"):  # both decodings' passes count
+                r.stats[k] = r.stats.get(k, 0) + fast.stats.get(k, 0)
         return r
 
     if not specs or tool_choice == "none":

@@ -14,6 +14,10 @@ Here a fixed set of worker threads runs every job, and each session submits thro
   least lately (worker-seconds, decaying with a half-life of :data:`USAGE_HALF_LIFE_S`) goes
   first, and no lane runs more than its share of the workers at once: ``workers // lanes with
   work`` (at least one).
+- **A light user never waits for heavy ones.** When every worker is busy, one reserve worker
+  runs the urgent job of a lane that has nothing running and has used the workers less lately
+  than the heaviest lane running: it shares the cores with them rather than waiting up to a
+  second for one of their jobs to end (one extra runnable thread, never more).
 - **Speculation never blocks a turn.** With two or more workers, speculative jobs never occupy
   the last one, so a user's turn never queues behind another session's speculation. Each lane's
   speculative work is also budgeted: ``speculative_share`` worker-seconds per second of wall
@@ -169,6 +173,7 @@ class Scheduler:
         self._threads: list[threading.Thread] = []
         self._seq = itertools.count()
         self._running = 0
+        self._reserve_running = 0  # 0 or 1: the reserve worker is busy
         self._spec_running = 0
         self._closed = False
         self._names = itertools.count(1)
@@ -183,8 +188,11 @@ class Scheduler:
             lane = Lane(self, name or f"lane-{next(self._names)}")
             self._lanes.append(lane)
             if not self._threads:
-                for i in range(self.workers):
-                    t = threading.Thread(target=self._work, name=f"model-worker-{i}", daemon=True)
+                for i in range(self.workers + 1):  # the last one is the reserve (_pick_reserve)
+                    reserve = i == self.workers
+                    name = "model-worker-reserve" if reserve else f"model-worker-{i}"
+                    t = threading.Thread(target=self._work, args=(reserve,), name=name,
+                                         daemon=True)  # fmt: skip
                     t.start()
                     self._threads.append(t)
             return lane
@@ -278,13 +286,37 @@ class Scheduler:
                     best = (key, job)
         return (best[1] if best else None), wait
 
-    def _work(self) -> None:
+    def _pick_reserve(self, now: float) -> _Job | None:
+        """The reserve worker's job: only while every worker is busy, and only the oldest
+        urgent job of a lane that has nothing running and has used the workers less lately
+        than the heaviest lane running something. A light user's turn then never waits for
+        heavier users' jobs to finish; it shares the cores with them instead (the reserve
+        thread is one more runnable thread, not one more core)."""
+        if self._running - self._reserve_running < self.workers or self._reserve_running:
+            return None
+        heaviest = max((lane.usage(now) for lane in self._lanes if lane.running), default=0.0)
+        best: tuple | None = None
+        for lane in self._lanes:
+            if lane.running or not lane.queued:
+                continue
+            usage = lane.usage(now)
+            if usage >= heaviest:
+                continue
+            for job in lane.queued:
+                if not job.speculative and (best is None or (usage, job.seq) < best[0]):
+                    best = ((usage, job.seq), job)
+        return best[1] if best else None
+
+    def _work(self, reserve: bool = False) -> None:
         while True:
             with self._cv:
                 while True:
                     if self._closed:
                         return
-                    job, wait = self._pick(self.clock())
+                    if reserve:
+                        job, wait = self._pick_reserve(self.clock()), None
+                    else:
+                        job, wait = self._pick(self.clock())
                     if job is not None:
                         break
                     self._cv.wait(timeout=None if wait is None else max(wait, 0.005) + 0.001)
@@ -294,6 +326,7 @@ class Scheduler:
                 lane.running.append(job)
                 job.running = True
                 self._running += 1
+                self._reserve_running += reserve
                 self._spec_running += job.speculative
             t0 = self.clock()
             result, error = None, None
@@ -306,6 +339,7 @@ class Scheduler:
                 self._meter()
                 lane.running.remove(job)
                 self._running -= 1
+                self._reserve_running -= reserve
                 self._spec_running -= job.speculative
                 lane._charge(job, t1 - t0, t1)
                 self._forget(lane)

@@ -282,3 +282,41 @@ def test_free_heap_goes_back_to_the_system_now_and_then(monkeypatch) -> None:
         sched.close()
     # at 1 s: under TRIM_EVERY_S since the start; at 6 s: one; at 7 s: too soon again
     assert trims == [0]
+
+
+def test_a_light_lane_runs_beside_heavy_ones_on_the_reserve_worker(sched) -> None:
+    """Both workers held by lanes that used them a lot: a fresh lane's urgent job starts at
+    once (the reserve worker); a second one, or a speculative one, waits; so does a lane as
+    heavy as the heaviest running one."""
+
+    async def main() -> None:
+        log: list[str] = []
+        heavy = [sched.lane(f"heavy{i}") for i in range(2)]
+        for lane in heavy:  # a few seconds of worker time each, as a burst-pause client has
+            lane._usage, lane._usage_t = 5.0, sched.clock()
+        holds = [Gate(f"hold{i}", log) for i in range(2)]
+        tasks = [asyncio.create_task(lane.run(g)) for lane, g in zip(heavy, holds, strict=True)]
+        for g in holds:
+            await started(g)
+        also_heavy = sched.lane("also_heavy")
+        also_heavy._usage, also_heavy._usage_t = 9.0, sched.clock()
+        waits = Gate("heavier", log)
+        tasks.append(asyncio.create_task(also_heavy.run(waits)))
+        light, other = sched.lane("light"), sched.lane("other")
+        spec = Gate("spec", log)
+        tasks.append(asyncio.create_task(light.run(spec, speculative=True)))
+        await settle()
+        assert log == ["hold0", "hold1"]  # neither the heavier lane nor speculation got in
+        turn = Gate("turn", log)
+        tasks.append(asyncio.create_task(other.run(turn)))
+        await started(turn)  # at once, beside the two held jobs
+        second = Gate("second", log)
+        tasks.append(asyncio.create_task(light.run(second)))
+        await settle()
+        assert "second" not in log  # the reserve is one worker
+        for g in (*holds, waits, spec, turn, second):
+            g.release.set()
+        await asyncio.gather(*tasks)
+        assert sorted(log) == sorted(["hold0", "hold1", "turn", "heavier", "spec", "second"])
+
+    asyncio.run(main())

@@ -15,10 +15,9 @@ Here a fixed set of worker threads runs every job, and each session submits thro
   first, and no lane runs more than its share of the workers at once: ``workers // lanes with
   work`` (at least one).
 - **A light user never waits for heavy ones.** When every worker is busy, one reserve worker
-  runs a job (urgent first, or speculative within budget) of a lane that has nothing running
-  and has used the workers less lately than the heaviest lane running: it shares the cores
-  with them rather than waiting up to a second for one of their jobs to end (one extra
-  runnable thread, never more).
+  runs the urgent job of a lane that has nothing running and has used the workers less lately
+  than the heaviest lane running: it shares the cores with them rather than waiting up to a
+  second for one of their jobs to end (one extra runnable thread, never more).
 - **Speculation never blocks a turn.** With two or more workers, speculative jobs never occupy
   the last one, so a user's turn never queues behind another session's speculation. Each lane's
   speculative work is also budgeted: ``speculative_share`` worker-seconds per second of wall
@@ -288,9 +287,9 @@ class Scheduler:
         return (best[1] if best else None), wait
 
     def _pick_reserve(self, now: float) -> _Job | None:
-        """The reserve worker's job: only while every worker is busy, and only a job (urgent
-        first) of a lane that has nothing running and has used the workers less lately than
-        the heaviest lane running something. A light user's turn then never waits for
+        """The reserve worker's job: only while every worker is busy, and only the oldest
+        urgent job of a lane that has nothing running and has used the workers less lately
+        than the heaviest lane running something. A light user's turn then never waits for
         heavier users' jobs to finish; it shares the cores with them instead (the reserve
         thread is one more runnable thread, not one more core)."""
         if self._running - self._reserve_running < self.workers or self._reserve_running:
@@ -304,13 +303,8 @@ class Scheduler:
             if usage >= heaviest:
                 continue
             for job in lane.queued:
-                # Its speculation too (within budget): for a user that is the turn's own
-                # recognition, started at a pause, which the turn waits for.
-                if job.speculative and lane._spec_budget(now) <= 0:
-                    continue
-                key = (job.speculative, usage, job.seq)
-                if best is None or key < best[0]:
-                    best = (key, job)
+                if not job.speculative and (best is None or (usage, job.seq) < best[0]):
+                    best = ((usage, job.seq), job)
         return best[1] if best else None
 
     def _work(self, reserve: bool = False) -> None:

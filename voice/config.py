@@ -154,8 +154,11 @@ class SchedulerConfig:
 
     workers: int = 2  # model calls running at once (one per core on the 2-core target)
     # Speculative work (ASR and first audio at a pause) a session may use, in worker-seconds per
-    # second: a client pausing every 200 ms cannot keep a worker busy with speculation.
-    speculative_share: float = 0.3
+    # second: a client pausing every 200 ms cannot keep a worker busy with speculation. A user
+    # asking a question every few seconds needs about 0.05-0.15 (one or two recognitions per
+    # question, with a 1 s burst); 0.3 let a burst-pause client slow others' turns (adversarial
+    # bench p90 1.5-2.1x of unloaded; 1.59x at 0.15, with a third of that client's CPU).
+    speculative_share: float = 0.15
     max_jobs_per_session: int = 4  # queued or running; a turn beyond it fails (turn_failed)
 
     def __post_init__(self) -> None:

@@ -160,7 +160,7 @@ class Scheduler:
     def __init__(
         self,
         workers: int = 2,
-        speculative_share: float = 0.3,
+        speculative_share: float = 0.15,
         max_jobs: int = 4,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -81,7 +81,13 @@ def test_two_turns_keep_context_and_frames_carry_turn_ids(models, speak, tiny_mo
     assert len(sink.audio()) > 0
 
 
-def test_barge_in_stops_playback_and_truncates_history(models, speak, tiny_model) -> None:
+def test_barge_in_stops_playback_and_truncates_history(
+    models, speak, tiny_model, monkeypatch
+) -> None:
+    # The tiny random model's long reply is the point here: the reply check would sometimes
+    # take its random words for garbled and say a short "didn't get that" instead.
+    monkeypatch.setattr("voice.tools.garbled", lambda text: False)
+    monkeypatch.setattr("voice.reply_check.garbled", lambda text: False)
     cfg = config(tiny_model, "sampling.max_new_tokens=48", "assistant.speculative=false")
     frames = []
     sink = WavSink(models.tts.sample_rate, realtime=True)

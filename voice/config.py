@@ -130,8 +130,8 @@ class AssistantConfig:
     history_tokens: int = 384  # conversation kept within this many prompt tokens
     # Earlier exchanges kept in the prompt at most: 0 as many as history_tokens allows; -1
     # (auto) 1 for the bundled demo model, which learned follow-ups after one earlier exchange
-    # and garbles after several (16 questions of one conversation: 7 of them garbled or mended
-    # with up to 384 tokens of history, 0 with the last exchange), else 0.
+    # and garbles after several (16 questions of one conversation: 5 of them garbled and decoded
+    # again with up to 384 tokens of history, 0 with the last exchange), else 0.
     history_turns: int = -1
     llm_url: str = ""  # an OpenAI-compatible endpoint instead of the in-process engine
     llm_model: str = ""  # model name sent to llm_url

@@ -10,8 +10,9 @@ when its output looks wrong (compression ratio, log-probability), a voice turn h
 1. holds back the reply's text after its last finished sentence (:class:`Holdback`), so an
    unfinished tail is never shown or spoken before it is checked (speech waits for a sentence
    end anyway, so this costs no latency);
-2. when the model ended the reply itself and it is :func:`garbled` (a word twice in a row, or
-   no sentence end after a word that cannot end one: "There are", "the capital of"), decodes
+2. when the model ended the reply itself and it is :func:`garbled` (stray punctuation, a word
+   twice in a row, call markup, or no sentence end after a word that cannot end one: "There
+   are", "the capital of"), decodes
    the same round once more with the local engine's reference decoder (``careful_mode``);
 3. if that is no better, drops an unfinished tail after finished sentences, or, with nothing
    finished, says :data:`DIDNT_GET_IT` (an honest reply, never silence).
@@ -86,9 +87,7 @@ class Holdback:
 
     def feed(self, text: str) -> None:
         self.held += text
-        cut = None
-        for m in _SENTENCE.finditer(self.held):
-            cut = m.end()
+        cut = _last_sentence_end(self.held)
         # A garbled sentence is held too, and so is everything after it.
         if cut and not garbled(self.sent + self.held[:cut]):
             self._emit(self.held[:cut])
@@ -109,7 +108,12 @@ class Holdback:
 
 def finished_part(text: str) -> str:
     """The reply up to its last finished sentence ("" if none)."""
+    return text[: _last_sentence_end(text + " ")].strip()
+
+
+def _last_sentence_end(text: str) -> int:
+    """Where the text after the last finished sentence begins (0: none finished)."""
     cut = 0
-    for m in _SENTENCE.finditer(text + " "):
+    for m in _SENTENCE.finditer(text):
         cut = m.end()
-    return text[:cut].strip()
+    return cut

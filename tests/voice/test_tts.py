@@ -138,3 +138,75 @@ def test_explicit_voice_and_config_paths(synthesizer: Synthesizer, tmp_path: Pat
     shutil.copy(synthesizer.config_path, config)
     s = Synthesizer(synthesizer.voice_path, config)
     assert s.sample_rate == 22050 and s.config_path == config
+
+
+# Run in a fresh process, so the resident size measures this voice's memory alone.
+_MEMORY_SCRIPT = """
+import ctypes, json, threading
+from voice.tts import Synthesizer
+
+def rss_mb():
+    libc = ctypes.CDLL("libc.so.6")
+    libc.malloc_trim(0)  # what glibc could give back is not what the voice keeps
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+
+s = Synthesizer(variation=False)
+for text in ["The capital of France is Paris.", "Seven times eight is fifty-six."] * 2:
+    s.synthesize(text)
+usual = rss_mb()
+long = ("I heard you say something about the weather and the capital of a country far away "
+        "and the numbers that you asked for earlier in the conversation but I am not sure "
+        "what you meant by all of that")
+samples = []
+threads = [threading.Thread(target=lambda: samples.append(len(s.synthesize(long))))
+           for _ in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+s.synthesize("The capital of France is Paris.")
+print(json.dumps({"usual": usual, "after_long": rss_mb(), "samples": samples}))
+"""
+
+
+def test_a_long_sentence_does_not_keep_its_memory() -> None:
+    """onnxruntime's arena kept the peak of every run: two ~400-phoneme sentences at once left
+    the voice ~300 MB bigger for good (a server's memory, raised by one client's long reply)."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_SCRIPT], cwd=root, capture_output=True, text=True,
+        timeout=300, check=True,
+    )  # fmt: skip
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(r["samples"]) == 2 and min(r["samples"]) > 8 * 22050, r  # each spoken whole
+    assert r["after_long"] - r["usual"] < 80, r
+
+
+def test_the_arena_shrinks_only_after_long_input() -> None:
+    from voice.tts import ARENA_KEEP_IDS, _ArenaBound
+
+    class Session:
+        def __init__(self) -> None:
+            self.options: list = []
+
+        def run(self, names, feed, options=None):
+            self.options.append(options)
+            return ["audio"]
+
+        def get_inputs(self):
+            return ["input"]
+
+    inner = Session()
+    bound = _ArenaBound(inner)
+    for n in (1, ARENA_KEEP_IDS, ARENA_KEEP_IDS + 1):
+        assert bound.run(None, {"input": np.zeros((1, n), np.int64)}) == ["audio"]
+    short, edge, long = inner.options
+    assert short is None and edge is None
+    assert long.get_run_config_entry("memory.enable_memory_arena_shrinkage") == "cpu:0"
+    assert bound.get_inputs() == ["input"]  # everything else is the session's own

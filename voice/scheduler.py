@@ -49,7 +49,7 @@ from typing import Any
 
 USAGE_HALF_LIFE_S = 10.0  # how long a lane's past use of the workers counts against it
 SPECULATIVE_BURST_S = 1.0  # speculative worker-seconds a lane may spend at once
-TRIM_EVERY_S = 5.0  # how often, at most, free heap memory goes back to the system
+TRIM_EVERY_S = 5.0  # how often, at most, free heap memory goes back to the system when busy
 
 
 class SchedulerBusy(Exception):
@@ -343,16 +343,20 @@ class Scheduler:
                 self._spec_running -= job.speculative
                 lane._charge(job, t1 - t0, t1)
                 self._forget(lane)
+                idle = not self._running and not any(ln.queued for ln in self._lanes)
                 self._cv.notify_all()
             _resolve(job, result, error)
-            self._trim_heap(t1)
+            self._trim_heap(t1, idle)
 
-    def _trim_heap(self, now: float) -> None:
-        """Give the heap's free memory back to the system every :data:`TRIM_EVERY_S` at most.
-        Whisper on a long utterance and Piper on a long reply leave tens of MB free but mapped
-        in glibc's per-thread arenas, and a server's RSS would keep its peak for good (Whisper
-        and Piper in two threads: 185 MB of growth, 39 MB of it given back; ~2 ms a call)."""
-        if _malloc_trim is None or now - self._trimmed < TRIM_EVERY_S:
+    def _trim_heap(self, now: float, idle: bool = False) -> None:
+        """Give the heap's free memory back to the system every :data:`TRIM_EVERY_S` at most
+        while jobs keep coming, and whenever the last one ends. Whisper on a long utterance and
+        Piper on a long reply leave tens of MB free but mapped in glibc's per-thread arenas,
+        and a server's RSS would keep its peak for good (Whisper and Piper in two threads:
+        185 MB of growth, 39 MB of it given back; ~2 ms a call, after the job's result has
+        gone to its caller). Trimming when idle also keeps a quiet server from holding the
+        heap of its last busy moment until the next job."""
+        if _malloc_trim is None or (not idle and now - self._trimmed < TRIM_EVERY_S):
             return
         self._trimmed = now
         _malloc_trim(0)

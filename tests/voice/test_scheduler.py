@@ -261,27 +261,42 @@ def test_each_lane_is_charged_the_cpu_its_jobs_spent(sched) -> None:
     assert sched.snapshot()["busy"]["cpu_s"] == round(busy_cpu, 3)
 
 
-def test_free_heap_goes_back_to_the_system_now_and_then(monkeypatch) -> None:
-    """After jobs, glibc's malloc_trim runs, at most once per TRIM_EVERY_S."""
+def test_free_heap_goes_back_to_the_system_now_and_then_and_when_idle(monkeypatch) -> None:
+    """While jobs keep coming, glibc's malloc_trim runs at most once per TRIM_EVERY_S; when the
+    last running job ends, it runs at once (a quiet server holds no stale heap)."""
     import voice.scheduler as sched_mod
 
-    trims: list[int] = []
-    monkeypatch.setattr(sched_mod, "_malloc_trim", lambda pad: trims.append(pad) or 1)
+    every = sched_mod.TRIM_EVERY_S
     now = [0.0]
-    sched = sched_mod.Scheduler(workers=1, clock=lambda: now[0])
-    lane = sched.lane()
+    trims: list[float] = []
+    monkeypatch.setattr(sched_mod, "_malloc_trim", lambda pad: trims.append(now[0]) or 1)
+    sched = sched_mod.Scheduler(workers=2, clock=lambda: now[0])
+    a, b = sched.lane("a"), sched.lane("b")
 
-    async def jobs() -> None:
-        for t in (1.0, 2.0, 1.0 + sched_mod.TRIM_EVERY_S, 2.0 + sched_mod.TRIM_EVERY_S):
+    async def main() -> None:
+        hold = Gate("hold", [])
+        held = asyncio.create_task(a.run(hold))
+        await started(hold)
+        for t in (1.0, 2.0, 1.0 + every, 2.0 + every):  # b's jobs end while a's still runs
             now[0] = t
-            await lane.run(lambda: None)
+            await b.run(lambda: None)
+            await settle()
+        # at 1 s and 2 s: under TRIM_EVERY_S since the start; at 6 s: one; at 7 s: too soon
+        assert trims == [1.0 + every]
+        now[0] = 2.5 + every
+        hold.release.set()
+        await held
+        await settle()
+        assert trims == [1.0 + every, 2.5 + every]  # nothing left running: at once
+        now[0] = 3.0 + every
+        await b.run(lambda: None)
+        await settle()
+        assert trims[-1] == 3.0 + every  # idle again
 
     try:
-        asyncio.run(jobs())
+        asyncio.run(main())
     finally:
         sched.close()
-    # at 1 s: under TRIM_EVERY_S since the start; at 6 s: one; at 7 s: too soon again
-    assert trims == [0]
 
 
 def test_a_light_lane_runs_beside_heavy_ones_on_the_reserve_worker(sched) -> None:

@@ -126,6 +126,8 @@ class Stats:
     # per session (by connection): the server's CPU-seconds for its jobs and its audio seconds,
     # as its latest turn.metrics said (session_cpu_s, session_audio_s)
     session_cpu: dict = field(default_factory=dict)
+    # each answered prompt: its latency and the server's stage times (where a slow one waited)
+    turn_log: list[dict] = field(default_factory=list)
 
     def cpu_per_audio_s(self) -> float | None:
         """CPU-seconds the server spent per second of a session's audio, over all sessions."""
@@ -285,6 +287,8 @@ class Conversation:
                     if t is new[-1]:  # the turn that ends where the prompt stops being audible
                         st.latencies_ms.append((t.first_audio - heard_end) * 1000.0)
                         st.by_clip_ms[clip.name].append(st.latencies_ms[-1])
+                        st.turn_log.append({"clip": clip.name, "ms": round(st.latencies_ms[-1]),
+                                            "stages_ms": t.stages_ms})
                         for stage, ms in t.stages_ms.items():
                             st.stages_ms[stage].append(ms)
             for _ in range(round(GAP_S * 50)):
@@ -709,6 +713,7 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 # the normal users' server-side stage times: where a slow turn spent its time
                 "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},
                 "server_stages_p90_ms": {k: pct(v, 90) for k, v in st.stages_ms.items()},
+                "slowest_turns": sorted(st.turn_log, key=lambda r: -r["ms"])[:3],
                 "adversaries": {
                     a.kind: {
                         "connections": a.connections,
@@ -745,6 +750,9 @@ def adversarial_main(args: argparse.Namespace) -> int:
                 f"{k} {row['server_stages_p50_ms'][k]}/{v}"
                 for k, v in row["server_stages_p90_ms"].items()
             ), flush=True)
+            for r in row["slowest_turns"]:
+                print(f"{'':>9}   slow: {r['ms']} ms {r['clip']}: " + ", ".join(
+                    f"{k} {v}" for k, v in r["stages_ms"].items()), flush=True)
             for kind, a in row["adversaries"].items():
                 print(f"{'':>9}   {kind}: {json.dumps(a)}", flush=True)
             if server.proc.poll() is not None:

@@ -19,8 +19,13 @@ Here a fixed set of worker threads runs every job, and each session submits thro
   than the heaviest lane running: it shares the cores with them rather than waiting up to a
   second for one of their jobs to end (one extra runnable thread, never more).
 - **Speculation never blocks a turn.** With two or more workers, speculative jobs never occupy
-  the last one, so a user's turn never queues behind another session's speculation. Each lane's
-  speculative work is also budgeted: ``speculative_share`` worker-seconds per second of wall
+  the last one, so a user's turn never queues behind another session's speculation. One
+  exception: while a heavy lane's speculation holds the speculation slot, a lane that has used
+  the workers less than half as much (:data:`LIGHT_SPECULATION`) may speculate on the last
+  worker. A user's recognition at a pause is what ends their turn (the smart endpoint needs its
+  transcript), and it waited ~0.5 s behind a burst-pause client's speculation in one turn of
+  ten; urgent jobs still have the reserve worker meanwhile. Each lane's speculative work is
+  also budgeted: ``speculative_share`` worker-seconds per second of wall
   time (a bucket holding :data:`SPECULATIVE_BURST_S`); a job over budget waits, and is usually
   superseded before it runs.
 - **Cancelled work never reaches a worker.** A lane's newer speculative job supersedes its
@@ -49,6 +54,7 @@ from typing import Any
 
 USAGE_HALF_LIFE_S = 10.0  # how long a lane's past use of the workers counts against it
 SPECULATIVE_BURST_S = 1.0  # speculative worker-seconds a lane may spend at once
+LIGHT_SPECULATION = 2.0  # a lane this many times lighter may speculate beside a heavy one
 TRIM_EVERY_S = 5.0  # how often, at most, free heap memory goes back to the system when busy
 
 
@@ -267,6 +273,13 @@ class Scheduler:
         busy = [lane for lane in self._lanes if lane.queued or lane.running]
         share = max(1, self.workers // max(1, len(busy)))
         spec_slots = max(1, self.workers - 1) - self._spec_running
+        # A light lane's speculation may take the worker kept from speculation while a lane
+        # that used the workers more than twice as much holds the speculation slot (see the
+        # module docstring): for a user, it is the recognition that ends their turn.
+        lightest_spec = min(
+            (ln.usage(now) for ln in busy for j in ln.running if j.speculative), default=0.0
+        )
+        light_slot = spec_slots <= 0 and self._spec_running < self.workers
         best: tuple | None = None
         wait: float | None = None
         for lane in busy:
@@ -274,7 +287,9 @@ class Scheduler:
                 continue
             for job in lane.queued:
                 if job.speculative:
-                    if spec_slots <= 0:
+                    if spec_slots <= 0 and not (
+                        light_slot and lane.usage(now) * LIGHT_SPECULATION < lightest_spec
+                    ):
                         continue
                     budget = lane._spec_budget(now)
                     if budget <= 0:

@@ -335,3 +335,38 @@ def test_a_light_lane_runs_beside_heavy_ones_on_the_reserve_worker(sched) -> Non
         assert sorted(log) == sorted(["hold0", "hold1", "turn", "heavier", "spec", "second"])
 
     asyncio.run(main())
+
+
+def test_a_light_lanes_speculation_runs_beside_a_heavy_ones(sched) -> None:
+    """A burst-pause client's speculation holds the speculation slot: a user's recognition at a
+    pause (which ends their turn) starts at once on the other worker; a lane not much lighter
+    than the heavy one waits; an urgent job still starts, on the reserve."""
+
+    async def main() -> None:
+        log: list[str] = []
+        heavy, middling = sched.lane("heavy"), sched.lane("middling")
+        heavy._usage, heavy._usage_t = 4.0, sched.clock()
+        middling._usage, middling._usage_t = 2.5, sched.clock()
+        hold = Gate("heavy_spec", log)
+        tasks = [asyncio.create_task(heavy.run(hold, speculative=True))]
+        await started(hold)
+        waits = Gate("middling_spec", log)
+        tasks.append(asyncio.create_task(middling.run(waits, speculative=True)))
+        await settle()
+        assert log == ["heavy_spec"]
+        user = sched.lane("user")
+        spec = Gate("user_spec", log)
+        tasks.append(asyncio.create_task(user.run(spec, speculative=True)))
+        await started(spec)  # at once, beside the heavy lane's
+        other = sched.lane("other")
+        turn = Gate("turn", log)
+        tasks.append(asyncio.create_task(other.run(turn)))
+        await started(turn)  # the reserve worker
+        await settle()
+        assert "middling_spec" not in log
+        for g in (hold, spec, turn, waits):
+            g.release.set()
+        await asyncio.gather(*tasks)
+        assert log[-1] == "middling_spec"
+
+    asyncio.run(main())

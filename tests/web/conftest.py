@@ -165,3 +165,12 @@ def spoken_wav(synthesizer, tmp_path_factory):
 def words(text: str) -> list[str]:
     """Lower-case words without punctuation, numbers spelled out, for comparing transcripts."""
     return normalize_text(text).split()
+
+
+def heard(transcript: str, said: str) -> bool:
+    """``transcript`` is ``said`` word for word but for at most one word. Through a live
+    pipeline, where the utterance ends depends on timing, and on a loaded machine Whisper
+    tiny.en once heard "What is the capital of friends": these tests check where a transcript
+    goes, not Whisper's accuracy (tests/voice/test_asr.py does that on fixed audio)."""
+    a, b = words(transcript), words(said)
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) <= 1

@@ -285,6 +285,9 @@ class _Speculation:
     paused: SpeechPaused
     task: asyncio.Task | None = None
     transcript: str | None = None  # known once its ASR is done
+    # The turn ended at this pause: the user now waits for what is left of this work, so its
+    # later jobs (the first sentence's audio) are urgent, not speculative.
+    wanted: bool = False
 
 
 @dataclass
@@ -587,7 +590,7 @@ class Pipeline:
         if self._spec is not None:
             s, self._spec = self._spec, None
             if s.paused.speech_end == ev.speech_end and not ev.forced:
-                spec = s.task
+                spec, s.wanted = s.task, True
             else:
                 self.speculative_cancelled += 1
                 s.task.cancel()
@@ -714,7 +717,7 @@ class Pipeline:
     async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio, speculative=True)
+        p.transcript = await self._transcribe(audio, speculative=not spec.wanted)
         p.stamps["asr_done"] = self.clock()
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
@@ -737,7 +740,7 @@ class Pipeline:
         p.reply, p.stats, p.calls = reply.text, reply.stats, reply.calls
         p.pieces = split_sentences(p.reply, self.cfg.tts.first_chunk_chars)
         if p.pieces and self.speak:
-            p.first_audio = await self._synth(p.pieces[0], speculative=True)
+            p.first_audio = await self._synth(p.pieces[0], speculative=not spec.wanted)
             p.stamps["first_tts_audio"] = self.clock()
         return p
 

@@ -8,6 +8,7 @@ not about answers. Audio is replayed at real-time pace where timing matters.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import numpy as np
 import pytest
@@ -150,6 +151,31 @@ def test_speculative_start_is_used_when_the_turn_ends_at_the_pause(models, speak
     assert pipe.speculative_used == 1 and pipe.records[0].speculative
     assert pipe.speculative_cancelled == 0
     assert normalize_text(pipe.records[0].transcript) == "what can you do"
+
+
+def test_work_left_of_a_used_speculation_is_urgent(models, speak, tiny_model) -> None:
+    """The turn ends while the speculative reply is still being written: the first sentence's
+    audio, asked for after that, is work the user waits for, not speculation that a busy
+    server may hold back (a loaded bench turn waited 616 ms for a speculation slot here)."""
+    cfg = config(tiny_model, "vad.endpoint=silence", "assistant.tools=false")
+    pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True))
+    jobs: list[tuple[str, bool, bool]] = []  # (job, speculative, turn ended already)
+    run_job, stream_llm = pipe.jobs.run, pipe._stream_llm
+
+    async def spy(fn, *args, speculative: bool = False, **kw):
+        jobs.append((fn.__name__, speculative, bool(pipe.records) or pipe._turn is not None))
+        return await run_job(fn, *args, speculative=speculative, **kw)
+
+    def slow_llm(*args):
+        time.sleep(1.5)  # past vad.end_ms: the turn ends meanwhile
+        return stream_llm(*args)
+
+    pipe.jobs.run, pipe._stream_llm = spy, slow_llm
+    asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("What can you do?")]), True))
+    assert pipe.speculative_used == 1 and pipe.records[0].speculative
+    assert ("transcribe", True, False) in jobs  # recognition at the pause: speculative
+    synth = [j for j in jobs if j[0] == "_synthesize_all"]
+    assert synth and synth[0] == ("_synthesize_all", False, True), jobs
 
 
 def test_nothing_left_running_after_shutdown(models, speak, tiny_model) -> None:

@@ -36,6 +36,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import ConnectionClosed
 
 from voice.access import Access, Denied, ServerError, check_exposure, resolve_token  # noqa: F401
@@ -86,6 +87,7 @@ _CSP = (
 )
 _ALL = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]  # others: 405 by the route
 _BACKLOG = 2048  # pending connections the kernel holds (a burst of API clients)
+LINGER_S = 2.0  # after refusing a frame, how long the rest of it is read and dropped
 
 
 def _protected(path: str) -> bool:
@@ -377,7 +379,7 @@ class VoiceServer:
     async def start(self) -> None:
         limit = self.cfg.server.max_message_bytes
         config = uvicorn.Config(
-            self.app, ws="websockets-sansio", lifespan="off", log_config=None,
+            self.app, ws=_LingeringWebSocket, lifespan="off", log_config=None,
             access_log=False, server_header=False, headers=[("server", "diffvoice")],
             backlog=_BACKLOG, timeout_graceful_shutdown=5,
             # Up to twice the limit is read and answered with an error event; beyond that the
@@ -412,6 +414,38 @@ class VoiceServer:
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
+
+
+class _LingeringWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websockets-sansio protocol, with a lingering close after a protocol error.
+
+    On a frame over ``ws_max_size`` uvicorn writes the close frame (1009) and closes the socket
+    at once. A client still sending the rest of that frame then gets a TCP reset, which can
+    discard the close frame before it is read: the client sees "connection reset", not 1009
+    (seen in a full test run). Here the server half-closes instead, and reads and discards what
+    still arrives until the client closes, or :data:`LINGER_S` at most.
+    """
+
+    _lingering = False
+
+    def handle_parser_exception(self) -> None:
+        assert self.conn.close_sent is not None
+        sent = self.conn.close_sent
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": sent.code,
+                               "reason": sent.reason})  # fmt: skip
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.transport.resume_reading()
+        # uvicorn closes the socket when the app returns unless a close timer is set
+        self.close_timer = self.loop.call_later(LINGER_S, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the rest of a refused frame
+        super().data_received(data)
 
 
 def _instruct(session: Session, instructions: str) -> None:

@@ -144,7 +144,7 @@ def test_many_bad_messages_then_a_real_turn(client: Client) -> None:
 
 def test_far_too_large_message_closes_with_1009(server: ServerThread) -> None:
     with open_client(server.ws_url) as c:
-        c.ws.send(b"\0" * (3 << 20))
+        c.ws.send(b"\0" * (16 << 20))  # still sending when the server refuses it
         with pytest.raises(ConnectionClosedError):
             c.until(lambda e: False, timeout=20)
         assert c.ws.protocol.close_rcvd is not None and c.ws.protocol.close_rcvd.code == 1009

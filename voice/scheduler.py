@@ -22,12 +22,12 @@ Here a fixed set of worker threads runs every job, and each session submits thro
   the last one, so a user's turn never queues behind another session's speculation. One
   exception: while a heavy lane's speculation holds the speculation slot, a lane that has used
   the workers less than half as much (:data:`LIGHT_SPECULATION`) may speculate on the last
-  worker. A user's recognition at a pause is what ends their turn (the smart endpoint needs its
-  transcript), and it waited ~0.5 s behind a burst-pause client's speculation in one turn of
-  ten; urgent jobs still have the reserve worker meanwhile. Each lane's speculative work is
-  also budgeted: ``speculative_share`` worker-seconds per second of wall
-  time (a bucket holding :data:`SPECULATIVE_BURST_S`); a job over budget waits, and is usually
-  superseded before it runs.
+  worker, if the reserve worker is free. A user's recognition at a pause is what ends their
+  turn (the smart endpoint needs its transcript), and it waited ~0.5 s behind a burst-pause
+  client's speculation in one turn of ten; an urgent job arriving meanwhile takes the reserve.
+  Each lane's speculative work is also budgeted: ``speculative_share`` worker-seconds per
+  second of wall time (a bucket holding :data:`SPECULATIVE_BURST_S`); a job over budget
+  waits, and is usually superseded before it runs.
 - **Cancelled work never reaches a worker.** A lane's newer speculative job supersedes its
   queued older one, and a job whose caller is cancelled while it is still queued is dropped.
   A job already running gets a stop flag it may check (ASR checks it between segments).
@@ -279,7 +279,10 @@ class Scheduler:
         lightest_spec = min(
             (ln.usage(now) for ln in busy for j in ln.running if j.speculative), default=0.0
         )
-        light_slot = spec_slots <= 0 and self._spec_running < self.workers
+        # ... and only while the reserve is free to take the next urgent job meanwhile
+        light_slot = (
+            spec_slots <= 0 and self._spec_running < self.workers and not self._reserve_running
+        )
         best: tuple | None = None
         wait: float | None = None
         for lane in busy:

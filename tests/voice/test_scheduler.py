@@ -370,3 +370,33 @@ def test_a_light_lanes_speculation_runs_beside_a_heavy_ones(sched) -> None:
         assert log[-1] == "middling_spec"
 
     asyncio.run(main())
+
+
+def test_light_speculation_leaves_the_last_worker_while_the_reserve_is_busy(sched) -> None:
+    """With the reserve running a turn, a worker that frees up stays for urgent work: a light
+    lane's speculation takes it only once the reserve is free again."""
+
+    async def main() -> None:
+        log: list[str] = []
+        heavy = sched.lane("heavy")
+        heavy._usage, heavy._usage_t = 4.0, sched.clock()
+        hold = Gate("heavy_spec", log)
+        tasks = [asyncio.create_task(heavy.run(hold, speculative=True))]
+        await started(hold)
+        first, second = Gate("turn_a", log), Gate("turn_b", log)
+        tasks.append(asyncio.create_task(sched.lane("a").run(first)))
+        await started(first)
+        tasks.append(asyncio.create_task(sched.lane("b").run(second)))
+        await started(second)  # on the reserve
+        spec = Gate("light_spec", log)
+        tasks.append(asyncio.create_task(sched.lane("light").run(spec, speculative=True)))
+        first.release.set()
+        await settle()
+        assert "light_spec" not in log  # a worker is free, but the reserve is not
+        second.release.set()
+        await started(spec)
+        for g in (hold, spec):
+            g.release.set()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(main())

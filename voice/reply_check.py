@@ -12,8 +12,8 @@ when its output looks wrong (compression ratio, log-probability), a voice turn h
    end anyway, so this costs no latency);
 2. when the model ended the reply itself and it is :func:`garbled` (stray punctuation, a word
    twice in a row, call markup, or no sentence end after a word that cannot end one: "There
-   are", "the capital of"), decodes
-   the same round once more with the local engine's reference decoder (``careful_mode``);
+   are", "the capital of"), decodes the same round once more with the local engine's reference
+   decoder (``careful_mode``);
 3. if that is no better, drops an unfinished tail after finished sentences, or, with nothing
    finished, says :data:`DIDNT_GET_IT` (an honest reply, never silence).
 

@@ -274,14 +274,16 @@ class Scheduler:
         share = max(1, self.workers // max(1, len(busy)))
         spec_slots = max(1, self.workers - 1) - self._spec_running
         # A light lane's speculation may take the worker kept from speculation while a lane
-        # that used the workers more than twice as much holds the speculation slot (see the
-        # module docstring): for a user, it is the recognition that ends their turn.
-        lightest_spec = min(
-            (ln.usage(now) for ln in busy for j in ln.running if j.speculative), default=0.0
-        )
-        # ... and only while the reserve is free to take the next urgent job meanwhile
+        # that used the workers more than twice as much holds the speculation slot, and while
+        # the reserve is free to take the next urgent job (see the module docstring): for a
+        # user, it is the recognition that ends their turn.
         light_slot = (
             spec_slots <= 0 and self._spec_running < self.workers and not self._reserve_running
+        )
+        lightest_spec = (
+            min((ln.usage(now) for ln in busy for j in ln.running if j.speculative), default=0.0)
+            if light_slot
+            else 0.0
         )
         best: tuple | None = None
         wait: float | None = None

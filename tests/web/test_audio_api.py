@@ -94,7 +94,8 @@ def test_speech_pcm_and_wav_round_trip(client: OpenAI) -> None:
     back = client.audio.transcriptions.create(
         model="whisper-1", file=("back.wav", wav_bytes(pcm, 24000))
     )
-    assert words(back.text) == words("Hello there. How are you today?")
+    # the server's voice varies from call to call: one word may be misheard ("below there")
+    assert heard(back.text, "Hello there. How are you today?"), back.text
 
     wav = client.audio.speech.create(
         model="tts-1", voice="alloy", input="Hello there.", response_format="wav"

@@ -9,6 +9,7 @@ and each sequence commits it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import time
@@ -20,7 +21,7 @@ import torch
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
 from engine.errors import UserError
-from engine.grammar import GrammarCompiler, GrammarError, commit_block, precommit
+from engine.grammar import GrammarCompiler, GrammarError, commit_block, json_hint, precommit
 from engine.model import DiffusionLM
 from engine.runner import ModelRunner
 from engine.sampler import Sampler
@@ -113,6 +114,14 @@ class Engine:
                 f"max_new_tokens {params.max_new_tokens} leaves no room for a prompt in the "
                 f"context of {self.max_len} tokens"
             )
+        hint = json_hint(params.response_format)
+        if hint:  # what the grammar will force, said up front (the model writes the values)
+            if messages[0]["role"] == "system":
+                first = messages[0]
+                content = f"{first['content']}\n\n{hint}" if first["content"] else hint
+                messages = [{**first, "content": content}, *messages[1:]]
+            else:
+                messages = [{"role": "system", "content": hint}, *messages]
         system = [m for m in messages[:1] if m["role"] == "system"]
         turns = messages[len(system) :]
         dropped = 0
@@ -139,18 +148,64 @@ class Engine:
         tools: list[dict] | None = None,
     ) -> tuple[list[int], int]:
         """Prompt ids and dropped turns for a request, or :class:`RequestError`. Thread-safe."""
+        ids, dropped, _ = self.resolve(messages, params, prompt_ids, tools)
+        return ids, dropped
+
+    def resolve(
+        self,
+        messages: list[dict] | None,
+        params: SamplingParams,
+        prompt_ids: list[int] | None = None,
+        tools: list[dict] | None = None,
+    ) -> tuple[list[int], int, SamplingParams]:
+        """:meth:`validate`, and the parameters the request will run with (its budget fitted to
+        its grammar when ``params.fit_budget``). Thread-safe."""
         dropped = 0
+        want = self._fitted_budget(params)
+        if want is not None:  # the prompt must leave room for at least the shortest reply
+            params = dataclasses.replace(params, max_new_tokens=want[0], fit_budget=False)
         self._constraint(params)  # a bad response format is refused here, synchronously
         if prompt_ids is None:
             prompt_ids, dropped = self.prepare_prompt(messages or [], params, tools)
         elif not prompt_ids:
             raise RequestError("prompt_ids must not be empty")
+        if want is not None:
+            n = want[1]
+            while n > want[0] and positions_needed(self.model.cfg, dataclasses.replace(
+                    params, max_new_tokens=n), len(prompt_ids)) > self.max_len:  # fmt: skip
+                n -= 1
+            params = dataclasses.replace(params, max_new_tokens=n)
         if positions_needed(self.model.cfg, params, len(prompt_ids)) > self.max_len:
             raise RequestError(
                 f"prompt of {len(prompt_ids)} tokens plus max_new_tokens "
                 f"{params.max_new_tokens} exceeds the context of {self.max_len}"
             )
-        return prompt_ids, dropped
+        return prompt_ids, dropped, params
+
+    def typical_reply_tokens(self, params: SamplingParams) -> int:
+        """How long this model's replies usually run: one reply block (the block-causal model's
+        own block, else the request's semi-autoregressive block; 32 for the demo model)."""
+        cfg = self.model.cfg
+        return cfg.block_size if cfg.block_causal else params.block_size
+
+    def _fitted_budget(self, params: SamplingParams) -> tuple[int, int] | None:
+        """(shortest, wanted) budget of a constrained request whose caller set no budget: the
+        grammar's shortest reply, and that plus :meth:`typical_reply_tokens` (at most what the
+        context holds after a one-token prompt). None when the budget is the caller's."""
+        if not (params.fit_budget and params.constrained):
+            return None
+        try:
+            need = self.grammar.shortest_reply(params)
+        except GrammarError as e:
+            raise RequestError(str(e)) from None
+        bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
+        cap = max(1, min(8192, self.max_len - bs - 1))
+        if need > cap:
+            raise RequestError(
+                f"this response format's shortest reply takes {need} tokens; the context of "
+                f"{self.max_len} tokens holds at most {cap}"
+            )
+        return need, min(cap, need + self.typical_reply_tokens(params))
 
     def add_request(
         self,
@@ -167,9 +222,9 @@ class Engine:
         rendered into the prompt (see engine/tools.py); what the reply may be is ``params``'."""
         params = params or SamplingParams()
         if messages is not None or prompt_ids is None:
-            prompt_ids, truncated_turns = self.validate(messages, params, tools=tools)
+            prompt_ids, truncated_turns, params = self.resolve(messages, params, tools=tools)
         else:
-            prompt_ids, _ = self.validate(None, params, prompt_ids)
+            prompt_ids, _, params = self.resolve(None, params, prompt_ids)
         rid = request_id or f"req-{next(self._ids)}"
         if any(s.request_id == rid for s in itertools.chain(self.running, self.waiting)):
             raise RequestError(f"request id {rid} is already in use")

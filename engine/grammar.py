@@ -45,6 +45,25 @@ class GrammarError(ValueError):
     """A response format or grammar that cannot be compiled."""
 
 
+def json_hint(rf: dict | None) -> str | None:
+    """The instruction a JSON reply's prompt carries (as a system message, engine.prepare_prompt),
+    or None for free text and Lark grammars (a tool grammar's tools are in the prompt already).
+
+    The grammar forces the keys and punctuation, but a model that reads no word of it starts a
+    reply in prose and meets ``{"city":"`` only in the reply; told first, it writes the value it
+    would say. The demo model is trained on exactly these words (training/skills_json.py):
+    ``Reply in JSON with the keys: city, population.`` for an object schema with properties,
+    ``Reply in JSON.`` otherwise.
+    """
+    if rf is None or rf["type"] not in ("json_object", "json_schema"):
+        return None
+    schema = rf.get("json_schema", {}).get("schema")
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict) and props:
+        return "Reply in JSON with the keys: " + ", ".join(props) + "."
+    return "Reply in JSON."
+
+
 def grammar_source(rf: dict) -> str:
     """llguidance grammar text for a checked ``SamplingParams.response_format``."""
     import llguidance
@@ -62,6 +81,68 @@ def grammar_source(rf: dict) -> str:
         return llguidance.LLMatcher.grammar_from_json_schema(schema)
     except ValueError as e:
         raise GrammarError(f"response_format schema: {e}") from None
+
+
+def _unicode_bytes() -> dict[str, int]:
+    """Byte-level BPE's alphabet: the printable character that stands for each byte (GPT-2's
+    table: printable bytes stand for themselves, the rest for code points from 256 on)."""
+    keep = [*range(33, 127), *range(161, 173), *range(174, 256)]
+    chars = dict(zip(keep, keep, strict=True))
+    extra = 256
+    for b in range(256):
+        if b not in chars:
+            chars[b], extra = extra, extra + 1
+    return {chr(c): b for b, c in chars.items()}
+
+
+class _ByteLevelTokens:
+    """A byte-level BPE tokenizer in the form ``llguidance.TokenizerWrapper`` reads: each id's
+    bytes, the special ids, and an encoder.
+
+    llguidance's own Hugging Face import marks *every* added token special, so an added token
+    that is plain text (Qwen's and the demo model's ``<tool_call>``) could never match a
+    grammar's text, while the same tokenizer hands it out for that text: a tool grammar's forced
+    ``<tool_call>`` was then rejected ("its shortest reply takes more tokens"). Here only the
+    tokens the tokenizer calls special are special; the others are their text.
+    """
+
+    def __init__(self, hf, tokens: list[bytes], special: list[int], eos: int) -> None:
+        self._hf, self.tokens, self.special_token_ids = hf, tokens, special
+        self.eos_token_id, self.bos_token_id = eos, None
+
+    def __call__(self, text: bytes | str) -> list[int]:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", errors="replace")
+        return self._hf.encode(text, add_special_tokens=False)
+
+
+def _byte_level_tokens(hf, n_vocab: int, eos: int) -> _ByteLevelTokens | None:
+    """The wrapper above for a byte-level BPE with plain-text added tokens; None for any other
+    tokenizer (llguidance's own import reads those right)."""
+    added = dict(getattr(hf, "added_tokens_decoder", {}) or {})
+    if all(a.special for a in added.values()):
+        return None
+    try:
+        decoder = (json.loads(hf.backend_tokenizer.to_str()).get("decoder") or {}).get("type")
+    except (AttributeError, ValueError):
+        return None
+    if decoder != "ByteLevel":
+        return None
+    alphabet = _unicode_bytes()
+    tokens: list[bytes] = []
+    for i in range(n_vocab):
+        if i in added:
+            tokens.append(added[i].content.encode())
+            continue
+        piece = hf.convert_ids_to_tokens(i)
+        if piece is None:  # ids past the tokenizer (a model's padded vocabulary)
+            tokens.append(b"")
+        elif all(c in alphabet for c in piece):
+            tokens.append(bytes(alphabet[c] for c in piece))
+        else:
+            return None  # not the byte-level alphabet after all
+    special = sorted(i for i, a in added.items() if a.special and i < n_vocab)
+    return _ByteLevelTokens(hf, tokens, special, eos)
 
 
 class GrammarCompiler:
@@ -86,9 +167,15 @@ class GrammarCompiler:
                 import llguidance.hf
 
                 n = max(self.vocab_size, len(self._hf))
-                self._llt = llguidance.hf.from_tokenizer(
-                    self._hf, n_vocab=n, eos_token=self.eos_ids
-                )
+                wrapped = _byte_level_tokens(self._hf, n, self.eos_ids[0])
+                if wrapped is None:
+                    self._llt = llguidance.hf.from_tokenizer(
+                        self._hf, n_vocab=n, eos_token=self.eos_ids
+                    )
+                else:
+                    self._llt = llguidance.LLTokenizer(
+                        llguidance.TokenizerWrapper(wrapped), n_vocab=n, eos_token=self.eos_ids
+                    )
                 self.closers = self._closing_candidates()
             return self._llt
 
@@ -116,6 +203,11 @@ class GrammarCompiler:
             t = self._texts[token] = self._hf.decode([token])
         return t
 
+    def shortest_reply(self, params: SamplingParams) -> int:
+        """Tokens the grammar's shortest reply takes (the closing play-out from the start;
+        ``_CLOSE_CAP`` or more when it cannot close). Raises :class:`GrammarError`."""
+        return self._compiled(params.response_format)[1]
+
     def constraint(self, params: SamplingParams) -> Constraint | None:
         """A fresh matcher for a request's response format, or None when it has none.
         Raises :class:`GrammarError` for a grammar llguidance rejects or a ``max_new_tokens``
@@ -123,6 +215,16 @@ class GrammarCompiler:
         rf = params.response_format
         if rf is None:
             return None
+        template, need = self._compiled(rf)
+        if need > params.max_new_tokens:
+            raise GrammarError(
+                f"max_new_tokens {params.max_new_tokens} is too small for this response format:"
+                f" its shortest reply takes {need if need < _CLOSE_CAP else 'more'} tokens"
+            )
+        return Constraint(template.deep_copy(), self, need)
+
+    def _compiled(self, rf: dict) -> tuple[object, int]:
+        """(matcher at the start, shortest reply's tokens) of a response format, cached."""
         key = json.dumps(rf, sort_keys=True)
         with self._lock:
             hit = self._cache.get(key)
@@ -140,13 +242,7 @@ class GrammarCompiler:
                 self._cache[key] = hit
                 while len(self._cache) > 64:
                     self._cache.popitem(last=False)
-        template, need = hit
-        if need > params.max_new_tokens:
-            raise GrammarError(
-                f"max_new_tokens {params.max_new_tokens} is too small for this response format:"
-                f" its shortest reply takes {need if need < _CLOSE_CAP else 'more'} tokens"
-            )
-        return Constraint(template.deep_copy(), self, need)
+        return hit
 
 
 class Constraint:
@@ -166,6 +262,12 @@ class Constraint:
     def done(self) -> bool:
         """The grammar is complete and admits nothing but end-of-text."""
         return self.matcher.is_stopped()
+
+    @property
+    def complete(self) -> bool:
+        """What is committed is a whole reply the grammar accepts (it may allow more, such as
+        another tool call)."""
+        return self.matcher.is_accepting() or self.matcher.is_stopped()
 
     @property
     def in_string(self) -> bool:

@@ -40,6 +40,9 @@ class SamplingParams:
     # "strict"}}; {"type": "lark", "lark": GRAMMAR} (llguidance's Lark dialect; what
     # tool_choice "required" and named choices compile to, see engine/tools.py).
     response_format: dict | None = None
+    # ``max_new_tokens`` is a default the caller did not choose: a constrained request's budget
+    # is then fitted to its grammar (Engine.fit_budget): the shortest reply plus one reply block.
+    fit_budget: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -266,7 +266,9 @@ class Sequence:
         if self.t_first_text is None and end > self.prompt_len:
             self.t_first_text = time.perf_counter()
         if (self.params.early_stop and at_eos) or self.pending == 0:
-            self.finished = "stop" if at_eos else "length"
+            # A grammar that closed on the budget's last token ended the reply, not the budget.
+            closed = self.constraint is not None and self.constraint.complete
+            self.finished = "stop" if at_eos or closed else "length"
         if self.params.stop and end > self.prompt_len:
             text = decode(self.reply_ids(end))
             if any(s in text for s in self.params.stop):

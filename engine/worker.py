@@ -93,7 +93,7 @@ class EngineWorker:
         bad requests raise :class:`RequestError` here, synchronously."""
         params = params or SamplingParams()
         # tokenising off the engine thread
-        ids, dropped = self.engine.validate(messages, params, prompt_ids, tools=tools)
+        ids, dropped, params = self.engine.resolve(messages, params, prompt_ids, tools=tools)
         with self._lock:
             if self._stop:
                 raise RequestError("the engine is shutting down")

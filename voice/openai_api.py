@@ -263,6 +263,8 @@ class _Sampling(_Strict):
         budget = getattr(self, key)
         if budget is not None:
             overrides["max_new_tokens"] = budget
+        else:  # a structured reply's budget then fits its schema (Engine.resolve)
+            overrides["fit_budget"] = True
         for f in ("temperature", "top_p", "seed", "mode", "threshold", "block_size",
                   "tokens_per_step", "top_k"):
             if getattr(self, f) is not None:

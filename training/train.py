@@ -37,6 +37,7 @@ from engine.model import DiffusionLM, ModelConfig
 from training.corpus import build_corpus, build_tool_corpus, texts_for_tokenizer, write_jsonl
 from training.data import batch_iter, collate, collate_packed, encode_dialogs
 from training.plot import plot_loss
+from training.skills_json import build_json_corpus
 from training.tokenizer import EOS, MASK, add_tool_tokens, save_tokenizer, train_tokenizer
 
 
@@ -80,6 +81,9 @@ class TrainConfig:
     # ``old_dialogs`` dialogs of the corpus above (0 = no tool skills; 0 old = all of them).
     tool_dialogs: int = 0
     old_dialogs: int = 0
+    # JSON replies (training.skills_json): this many rows for structured output, added to the
+    # mix above (0 = none).
+    json_dialogs: int = 0
     compile: bool = True  # torch.compile the training forward/backward (fuses elementwise ops)
     threads: int = 0  # torch threads; 0 = torch's default
     # Time budgets in minutes (0 = none). The learning-rate schedule follows whichever of
@@ -346,6 +350,8 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
         corpus = build_tool_corpus(cfg.seed, corpus, cfg.tool_dialogs,
                                    cfg.old_dialogs or len(corpus.train))  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
+    if cfg.json_dialogs:
+        corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)
     data, dropped = encode_dialogs(corpus.train, tok, cfg.block_size, skip_long=True,
                                    max_prompt=cfg.pack_len - cfg.block_size if cfg.pack_len
                                    else 256)  # fmt: skip

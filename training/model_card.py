@@ -42,6 +42,9 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            "units, spelling: `docs/tools.md`) in its own bare format, naming the tool while the "
            "tool reads the request from the user's words, and phrases their results."
            if tr.get("warm_start") or cfg.get("tool_dialogs") else "")
+        + (" Asked for JSON (`response_format`), it fills in the values the grammar leaves "
+           'open with the bare fact: `{"city":"Lima"}`, `{"result":56}`.'
+           if cfg.get("json_dialogs") else "")
         + " Most other questions get \"Sorry, I don't "
         'know about that", but not all: outside its domain it knows nothing and may answer '
         "with a garbled or unrelated sentence, and it can be confidently wrong inside it. It is "
@@ -84,7 +87,15 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
         *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model before the tool "
            "skills; the tool tokens appended to its vocabulary), on a mix of its own corpus "
            f"({cfg.get('old_dialogs') or 'all'} dialogs) and {cfg.get('tool_dialogs')} tool "
-           "and refusal rows (`training/skills_tools.py`)."] if tr.get("warm_start") else []),
+           "and refusal rows (`training/skills_tools.py`)."]
+          if tr.get("warm_start") and not cfg.get("json_dialogs") else []),
+        *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model with the tool "
+           "skills, before JSON replies), on a mix of its own corpus "
+           f"({cfg.get('old_dialogs') or 'all'} dialogs), {cfg.get('tool_dialogs')} tool "
+           f"and refusal rows (`training/skills_tools.py`) and {cfg['json_dialogs']} JSON-reply "
+           "rows (`training/skills_json.py`: the engine's hint \"Reply in JSON with the keys: "
+           '..." in the system message, compact JSON of the bare fact as the reply).']
+          if tr.get("warm_start") and cfg.get("json_dialogs") else []),
         f"- Objective: masked diffusion on the reply block, masking ratio t ~ U({cfg['t_min']}, 1) "
         "per dialog, loss on masked reply positions; AdamW, lr "
         f"{cfg['lr']} with warm-up and cosine decay"

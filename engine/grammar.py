@@ -27,7 +27,9 @@ Sequences without a constraint are untouched and share the same batched forward 
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import threading
 from collections import OrderedDict
 
@@ -39,6 +41,7 @@ from engine.sampling import SamplingParams
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
 _CLOSE_CAP = 512  # play-out length past which a state counts as unable to close
 _SLACK = 64  # check closability at every token once this close to the budget's end
+_CONTROL = re.compile(r"<\|[^|<>]*\|>")  # a chat-control token's text: <|result|>, <|tool|>
 
 
 class GrammarError(ValueError):
@@ -159,6 +162,8 @@ class GrammarCompiler:
         self.closers: tuple[list[int], list[int]] = ([], [])
         self._texts: dict[int, str] = {}
         self._cache: OrderedDict[str, tuple[object, int]] = OrderedDict()  # format → matcher
+        self._markup: torch.Tensor | None = None
+        self._longer: dict[int, list[int]] | None = None
 
     @property
     def tokenizer(self):
@@ -196,6 +201,48 @@ class GrammarCompiler:
         return ids(('"',)), ids(
             ("}", "]", ",", "0", "1", '"', "false", "null", "true", "[", "{", ":")
         )
+
+    @functools.cached_property
+    def plain_added(self) -> list[int]:
+        """Added tokens that are text, not control (``<tool_call>``, the demo model's merged
+        call openings)."""
+        return sorted(i for i, a in (getattr(self._hf, "added_tokens_decoder", {}) or {}).items()
+                      if not a.special)  # fmt: skip
+
+    @property
+    def added_longer(self) -> dict[int, list[int]]:
+        """token → the added (non-special) tokens whose text starts with its text and is longer:
+        the tokens a model trained on them writes instead of the shorter one."""
+        if self._longer is None:
+            added = [(i, a.content) for i, a in
+                     dict(getattr(self._hf, "added_tokens_decoder", {}) or {}).items()
+                     if not a.special]  # fmt: skip
+            out: dict[int, list[int]] = {}
+            if added:
+                for i in range(len(self._hf)):
+                    t = self.text(i)
+                    if t:
+                        longer = [j for j, c in added if j != i and len(c) > len(t)
+                                  and c.startswith(t)]  # fmt: skip
+                        if longer:
+                            out[i] = longer
+            self._longer = out
+        return self._longer
+
+    def markup(self, width: int) -> torch.Tensor:
+        """[width] bool: tokens whose text holds chat or tool-call markup (``<tool_call>``,
+        ``</tool_call>``, ``<|result|>``). Valid inside a JSON string, they are never a value a
+        model means there, and ``</tool_call>`` in an argument would end the call for every
+        parser; a model that never learnt JSON reaches for them first (its most common tokens)."""
+        if self._markup is None or self._markup.shape[0] != width:
+            out = torch.zeros(width, dtype=torch.bool)
+            n = min(width, len(self._hf))
+            for i in range(n):
+                t = self.text(i)
+                if "<tool_call>" in t or "</tool_call>" in t or _CONTROL.search(t):
+                    out[i] = True
+            self._markup = out
+        return self._markup
 
     def text(self, token: int) -> str:
         t = self._texts.get(token)
@@ -274,7 +321,19 @@ class Constraint:
         return self._str[-1][0]
 
     def forced(self) -> list[int]:
-        return [] if self.done else list(self.matcher.compute_ff_tokens())
+        """Tokens the grammar allows only one way from here, to commit without a pass; none when
+        the model has a longer way to write them: an added token that starts with the forced
+        text (the demo model writes ``<tool_call>{"name": "timer", "arguments": {"action": "``
+        as one token, so forcing ``<tool_call>`` alone would take the choice of tool from it)."""
+        if self.done:
+            return []
+        ff = list(self.matcher.compute_ff_tokens())
+        longer = self.compiler.added_longer
+        if ff and longer.get(ff[0]):
+            ok = self.allowed(self.compiler.vocab_size)
+            if any(t < ok.shape[0] and ok[t] for t in longer[ff[0]]):
+                return []
+        return ff
 
     def consume(self, tokens: list[int]) -> None:
         if tokens and not self.matcher.consume_tokens(tokens):
@@ -303,7 +362,39 @@ class Constraint:
         out = torch.zeros(width, dtype=torch.bool)
         n = min(width, bits.shape[0])
         out[:n] = torch.from_numpy(bits[:n].astype(bool))
+        # llguidance's mask leaves out a long added token whose text crosses from a grammar
+        # literal into a nested %json value (the demo model's one-token tool-call openings),
+        # although it accepts it: ask for those few one by one.
+        for t in self.compiler.plain_added:
+            if t < width and not out[t] and self.matcher.validate_tokens([t]) == 1:
+                out[t] = True
         return out
+
+    def clean_allowed(self, width: int) -> torch.Tensor:
+        """[width] bool: :meth:`allowed`, less the tokens that would put markup inside a JSON
+        string (``"}}</tool_call>`` where a value starts, ``<|result|>`` inside one: see
+        :meth:`GrammarCompiler.markup`), unless nothing else is allowed."""
+        ok = self.allowed(width)
+        markup = ok & self.compiler.markup(width)
+        for t in markup.nonzero().flatten().tolist():
+            if self._markup_in_string(self.compiler.text(t)):
+                ok[t] = False
+        return ok if bool(ok.any()) else self.allowed(width)
+
+    def _markup_in_string(self, text: str) -> bool:
+        ins, esc = self._str[-1]
+        for i, ch in enumerate(text):
+            if ins and not esc and ch == "<" and (
+                    text.startswith(("<tool_call>", "</tool_call>"), i)
+                    or _CONTROL.match(text, i)):  # fmt: skip
+                return True
+            if esc:
+                esc = False
+            elif ins and ch == "\\":
+                esc = True
+            elif ch == '"':
+                ins = not ins
+        return False
 
     def closing_token(self) -> int:
         """The play-out's next token: a forced one, else the best allowed candidate, else the
@@ -403,7 +494,7 @@ def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -
         pos = _frontier(seq)
         if pos >= e or pos >= seq.reply_limit or pos < s:
             break
-        x = x_all[pos - s].masked_fill(~c.allowed(V), float("-inf"))  # [V]
+        x = x_all[pos - s].masked_fill(~c.clean_allowed(V), float("-inf"))  # [V]
         probs = torch.softmax(x, -1)
         scores = x
         if p.temperature > 0:

@@ -148,6 +148,35 @@ TOOL_PROMPTS = (
 )
 
 
+# A labelled set for field accuracy: questions the demo model knows the answer to, each asked for
+# one JSON shape, and what its fields must hold (a string field holds the text, compared without
+# case; a number equals it). Written by hand for this bench, not drawn from the training corpus:
+# other wordings ("as JSON", "give me", "I'd like") and key names the JSON skill's training rows
+# never use (training/skills_json.py reserves capital_of_country, total_value, planet_name and
+# spelled for this set).
+LABELLED: tuple[tuple[str, dict, dict], ...] = (
+    ("the capital of Kenya as JSON", _obj({"city": _S}), {"city": "Nairobi"}),
+    ("what's the capital of norway", _obj({"capital_of_country": _S}),
+     {"capital_of_country": "Oslo"}),
+    ("give me seven plus five", _obj({"total_value": _I}), {"total_value": 12}),
+    ("what is nine minus four", _obj({"result": _I}), {"result": 5}),
+    ("which planet is the biggest one", _obj({"planet_name": _S}), {"planet_name": "Jupiter"}),
+    ("which currency do they use in japan", _obj({"currency": _S}), {"currency": "yen"}),
+    ("I'd like to know which continent Brazil is on", _obj({"continent": _S}),
+     {"continent": "South America"}),
+    ("what language do people speak in poland", _obj({"language": _S}),
+     {"language": "Polish"}),
+    ("the day after monday, please", _obj({"day": _S}), {"day": "Tuesday"}),
+    ("capital of italy", _obj({"country": _S, "capital": _S}),
+     {"country": "Italy", "capital": "Rome"}),
+    ("what is three times four", _obj({"answer": _I}), {"answer": 12}),
+    ("which planet comes fourth from the sun", _obj({"name": _S}), {"name": "Mars"}),
+)
+
+# The tool each TOOL_PROMPTS request should call.
+TOOL_EXPECTED = ("clock", "timer", "calculator", "units", "timer", "clock", "calculator", "spell")
+
+
 def _run(llm, prompts: Sequence[str], params: SamplingParams, tools=None) -> list:
     return [llm.chat([{"role": "user", "content": q}], params, tools) for q in prompts]
 
@@ -164,57 +193,118 @@ def _row(results: list) -> dict:
     }
 
 
+def _valid(value: object, schema: dict) -> bool:
+    """Whether a parsed value satisfies its schema (jsonschema where installed, else the parse
+    itself is the check: the grammar compiled the schema)."""
+    try:
+        import jsonschema
+    except ImportError:
+        return True
+    try:
+        jsonschema.validate(value, schema)
+    except jsonschema.ValidationError:
+        return False
+    return True
+
+
+def _field_right(got: object, want: object) -> bool:
+    if isinstance(want, str):
+        return isinstance(got, str) and want.lower() in got.lower()
+    return got == want
+
+
 def run(llm, modes: Sequence[str], max_new_tokens: int = 48, threshold: float = 0.9,
         progress=lambda msg: None) -> dict:
-    """Per (prompt set, mode): free and constrained rows, and the ratio of tokens/forward."""
+    """Per (prompt set, mode): free and constrained rows, the ratio of tokens/forward, and for
+    the structured sets how many constrained replies were valid and right.
+
+    The constrained tool and JSON requests leave their budget to the engine, as an API call
+    without ``max_tokens`` does (``fit_budget``); the free ones have ``max_new_tokens``."""
     report: dict[str, dict] = {}
     base = SamplingParams(max_new_tokens=max_new_tokens, threshold=threshold)
     from engine.bench import PROMPTS  # the decoding bench's voice questions
 
+    names = {t["function"]["name"] for t in TOOLS}
+    schemas = {t["function"]["name"]: t["function"]["parameters"] for t in TOOLS}
     _run(llm, PROMPTS[:2], base)  # warm-up
     for mode in modes:
         p = SamplingParams(**{**base.__dict__, "mode": mode, "early_stop": None})
         progress(f"text/{mode}")
         free = _run(llm, PROMPTS, p)
         con = _run(llm, PROMPTS, SamplingParams(**{**p.__dict__, "response_format": PLAIN_TEXT}))
-        report[f"text/{mode}"] = _pair(free, con, None)
+        report[f"text/{mode}"] = _pair(free, con)
         progress(f"tools/{mode}")
         auto = tool_request(p, TOOLS, "auto")
-        req = tool_request(p, TOOLS, "required")
+        fit = SamplingParams(**{**p.__dict__, "fit_budget": True})
+        req = tool_request(fit, TOOLS, "required")
         try:
             free = _run(llm, TOOL_PROMPTS, auto.params, auto.prompt_tools)
             con = _run(llm, TOOL_PROMPTS, req.params, req.prompt_tools)
         except RequestError as e:  # e.g. a model whose template has no compact tool format
             progress(f"tools/{mode} skipped: {e}")
             continue
-        report[f"tools/{mode}"] = _pair(free, con, {t["function"]["name"] for t in TOOLS})
+        row = _pair(free, con)
+        row["free_calls"] = sum(bool(parse_tool_calls(r.text, names).tool_calls) for r in free)
+        valid = right = 0
+        for r, want in zip(con, TOOL_EXPECTED, strict=True):
+            calls = parse_tool_calls(r.text, names).tool_calls
+            ok = bool(calls) and r.finish_reason == "stop" and all(
+                _valid(json.loads(c["function"]["arguments"]), schemas[c["function"]["name"]])
+                for c in calls
+            )
+            valid += ok
+            right += ok and calls[0]["function"]["name"] == want
+        row.update(valid=valid, n=len(con), right=right)
+        report[f"tools/{mode}"] = row
+        progress(f"json/{mode}")
+        qs = [q for q, _, _ in LABELLED]
+        free = _run(llm, qs, p)
+        con = [
+            llm.chat([{"role": "user", "content": q}], SamplingParams(**{
+                **fit.__dict__, "response_format": {"type": "json_schema", "json_schema": {
+                    "name": "answer", "schema": schema, "strict": True}}}))
+            for q, schema, _ in LABELLED
+        ]
+        row = _pair(free, con)
+        valid = fields = fields_right = 0
+        for r, (_, schema, want) in zip(con, LABELLED, strict=True):
+            try:
+                value = json.loads(r.text)
+            except ValueError:
+                value = None
+            ok = value is not None and r.finish_reason == "stop" and _valid(value, schema)
+            valid += ok
+            for k, v in want.items():
+                fields += 1
+                fields_right += ok and _field_right(value.get(k), v)
+        row.update(valid=valid, n=len(con), fields=fields, fields_right=fields_right,
+                   examples=[r.text for r in con[:4]])
+        report[f"json/{mode}"] = row
     return report
 
 
-def _pair(free: list, con: list, names: set[str] | None) -> dict:
+def _pair(free: list, con: list) -> dict:
     f, c = _row(free), _row(con)
-    out = {"free": f, "constrained": c,
-           "ratio": round(c["tokens_per_forward"] / f["tokens_per_forward"], 3)
-           if f["tokens_per_forward"] else 0.0}
-    if names is not None:  # how many replies were calls, free and forced
-        out["free_calls"] = sum(bool(parse_tool_calls(r.text, names).tool_calls) for r in free)
-        out["constrained_calls"] = sum(
-            bool(parse_tool_calls(r.text, names).tool_calls) for r in con
-        )
-    return out
+    return {"free": f, "constrained": c,
+            "ratio": round(c["tokens_per_forward"] / f["tokens_per_forward"], 3)
+            if f["tokens_per_forward"] else 0.0}
 
 
 def format_table(report: dict) -> str:
-    head = f"{'set/mode':<20}{'free tok/fwd':>13}{'constr tok/fwd':>15}{'ratio':>8}" \
-           f"{'free ms':>9}{'constr ms':>10}{'calls f/c':>10}"
+    head = (f"{'set/mode':<20}{'free tok/fwd':>13}{'constr tok/fwd':>15}{'ratio':>7}"
+            f"{'free ms':>9}{'constr ms':>10}{'valid':>8}{'right':>8}")
     lines = [head, "-" * len(head)]
     for k, v in report.items():
-        calls = f"{v['free_calls']}/{v['constrained_calls']}" if "free_calls" in v else "-"
+        valid = f"{v['valid']}/{v['n']}" if "valid" in v else "-"
+        if "fields" in v:
+            right = f"{v['fields_right']}/{v['fields']}"
+        else:
+            right = f"{v['right']}/{v['n']}" if "right" in v else "-"
         lines.append(
             f"{k:<20}{v['free']['tokens_per_forward']:>13.2f}"
-            f"{v['constrained']['tokens_per_forward']:>15.2f}{v['ratio']:>8.2f}"
+            f"{v['constrained']['tokens_per_forward']:>15.2f}{v['ratio']:>7.2f}"
             f"{v['free']['ms_per_reply']:>9.1f}{v['constrained']['ms_per_reply']:>10.1f}"
-            f"{calls:>10}"
+            f"{valid:>8}{right:>8}"
         )
     return "\n".join(lines)
 
@@ -224,10 +314,23 @@ def main(llm, modes: Sequence[str], max_new_tokens: int, threshold: float, setup
         print(f"[constrained] {msg}", file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    report = run(llm, modes, max_new_tokens, threshold, progress)
+    report = run(llm, ["reference", *modes], max_new_tokens, threshold, progress)
     print(format_table(report))
+    print("valid: constrained replies that parse, validate and end 'stop'; right: tool calls "
+          "naming the expected tool, JSON fields holding the labelled answer")
+    structured = [v for v in report.values() if "valid" in v]
     ratios = [v["ratio"] for v in report.values()]
-    summary = {"min_ratio": min(ratios), "mean_ratio": round(sum(ratios) / len(ratios), 3),
-               "target": 0.7, "seconds": round(time.perf_counter() - t0, 1)}
+    fields = sum(v.get("fields", 0) for v in structured)
+    summary = {
+        "min_ratio": min(ratios), "mean_ratio": round(sum(ratios) / len(ratios), 3),
+        "target": 0.9,
+        "validity": round(sum(v["valid"] for v in structured)
+                          / max(1, sum(v["n"] for v in structured)), 4),
+        "field_accuracy": round(sum(v.get("fields_right", 0) for v in structured)
+                                / max(1, fields), 4),
+        "tool_accuracy": round(sum(v.get("right", 0) for v in structured if "right" in v)
+                               / max(1, sum(v["n"] for v in structured if "right" in v)), 4),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
     print(json.dumps({"constrained": report, "summary": summary, "setup": setup}))
     return 0

@@ -148,6 +148,15 @@ def _byte_level_tokens(hf, n_vocab: int, eos: int) -> _ByteLevelTokens | None:
     return _ByteLevelTokens(hf, tokens, special, eos)
 
 
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 class GrammarCompiler:
     """One per engine: the tokenizer in llguidance's form, built on first use, and the
     closing play-out's candidate tokens."""
@@ -228,6 +237,31 @@ class GrammarCompiler:
                             out[i] = longer
             self._longer = out
         return self._longer
+
+    def redirect(self, logits: torch.Tensor, ok: torch.Tensor, top: int = 4) -> torch.Tensor:
+        """[V] logits masked to ``ok``, where a disallowed added token among the model's ``top``
+        choices passes its probability to the allowed added token that writes the most of the
+        same text. The demo model calls a tool with one token, ``<tool_call>{"name": "timer",
+        "arguments": {}}</tool_call>``; a schema that requires arguments forbids it, and
+        masked alone the choice of tool fell to whatever came next (``spell``, 1 of 8 right).
+        Its mass now goes to ``<tool_call>{"name": "timer", "arguments": {"action": "``."""
+        x = logits.float().masked_fill(~ok, float("-inf"))
+        plain = self.plain_added
+        if not plain:
+            return x
+        for t in torch.topk(logits.float(), min(top, logits.shape[-1])).indices.tolist():
+            if ok[t] or t not in plain:
+                continue
+            want = self.text(t)
+            best, best_len = None, 1
+            for u in plain:
+                if u < ok.shape[0] and ok[u]:
+                    n = _common_prefix(want, self.text(u))
+                    if n > best_len:
+                        best, best_len = u, n
+            if best is not None:
+                x[best] = torch.logaddexp(x[best], logits[t].float())
+        return x
 
     def markup(self, width: int) -> torch.Tensor:
         """[width] bool: tokens whose text holds chat or tool-call markup (``<tool_call>``,
@@ -494,7 +528,8 @@ def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -
         pos = _frontier(seq)
         if pos >= e or pos >= seq.reply_limit or pos < s:
             break
-        x = x_all[pos - s].masked_fill(~c.clean_allowed(V), float("-inf"))  # [V]
+        ok = c.clean_allowed(V)
+        x = c.compiler.redirect(x_all[pos - s], ok)  # [V]
         probs = torch.softmax(x, -1)
         scores = x
         if p.temperature > 0:

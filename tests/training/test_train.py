@@ -77,6 +77,22 @@ def test_demo_preset_loads():
     assert over.steps == 7 and over.run_dir == "/tmp/x"
 
 
+def test_json_preset_is_a_gentle_warm_start_into_runs():
+    cfg = load_config("configs/demo-model-json.toml")
+    assert cfg.init_from == "models/demo" and cfg.out_dir.startswith("runs/")
+    assert cfg.json_dialogs > 0 and cfg.tool_dialogs > 0 and cfg.old_dialogs > 0
+    assert cfg.lr < 6e-4 and cfg.max_wall_min == cfg.time_budget_min == 30
+
+
+def test_json_rows_join_the_training_split_only(small_corpus):
+    from training.skills_json import build_json_corpus
+
+    mixed = build_json_corpus(3, small_corpus, 300)
+    assert len(mixed.train) == len(small_corpus.train) + 300
+    assert mixed.heldout == small_corpus.heldout
+    assert sum(d.skill.startswith("json_") for d in mixed.train) == 300
+
+
 @pytest.mark.parametrize(
     "sets, needle",
     [

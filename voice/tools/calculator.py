@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from voice.tools.spoken import SAYABLE, TooLarge, number_words, plain_words, read_number
+from voice.tools.quantity import read_number, spoken_text
+from voice.tools.spoken import SAYABLE, TooLarge, fraction_words, number_words, plain_words
 
 
 class CalcError(ValueError):
@@ -79,7 +80,7 @@ class Num:
 
 @dataclass(frozen=True)
 class Bin:
-    op: str  # plus minus times divided_by pct_of pow
+    op: str  # plus minus times divided_by pct_of of pow
     left: object
     right: object
     word: str = ""  # how a power was said: "squared", "cubed" (else "to the power of")
@@ -87,6 +88,9 @@ class Bin:
     def say(self) -> str:
         if self.op == "pct_of":
             return f"{_say(self.left)} percent of {_say(self.right)}"
+        if self.op == "of":  # "a third of ninety"
+            left = isinstance(self.left, Num) and fraction_words(self.left.value)
+            return f"{left or _say(self.left)} of {_say(self.right)}"
         if self.op == "pow":
             if self.word:
                 return f"{_say(self.left)} {self.word}"
@@ -158,6 +162,8 @@ def evaluate(node) -> tuple[Fraction, bool]:
         return a / b, ex
     if op == "pct_of":
         return a * b / 100, ex
+    if op == "of":
+        return _check(a * b), ex
     # power
     if b.denominator == 1:
         e = int(b)
@@ -199,8 +205,7 @@ def _check(v: Fraction) -> Fraction:
 # --- reading ----------------------------------------------------------------------------------
 def words_of(text: str) -> list[str]:
     """Lower-case words with symbols spelt out: ``"17x23" → ["17", "times", "23"]``."""
-    t = text.lower().replace("’", "'")
-    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)  # 1,000 → 1000
+    t = spoken_text(text)  # "1,000" → "1000", "3hours" → "3 hours"
     t = t.replace("×", " times ").replace("÷", " divided by ").replace("√", " sqrt ")
     t = re.sub(r"(?<=[\d\s])[x*](?=[\s\d])", " times ", t)
     t = re.sub(r"\*\*|\^", " to the power of ", t)
@@ -234,6 +239,9 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
                                         and out[-1][0] in ("num", "that", ")")):
                 value, i = num
                 out.append(("num", value))
+                if i < n and words[i] == "of" and i + 1 < n and words[i + 1] != "the":
+                    out.append(("op", "of"))  # "a third of ninety", "two dozen of them"
+                    i += 1
                 continue
             for phrase, op in _PHRASES:
                 p = phrase.split()
@@ -358,7 +366,7 @@ class _Parser:
         node = self.power()
         while True:
             kind, op = self.peek()
-            if kind == "op" and op in ("times", "divided_by", "pct_of"):
+            if kind == "op" and op in ("times", "divided_by", "pct_of", "of"):
                 self.i += 1
                 node = Bin(op, node, self.power())
             else:

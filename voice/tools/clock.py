@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from fractions import Fraction
 
-from voice.tools.spoken import int_words, ordinal_words, read_number
+from voice.tools.quantity import read_number, read_ordinal
+from voice.tools.spoken import int_words, ordinal_words
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -95,7 +97,6 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
     "the 4th of july", "july 4", "friday", "12/25"... or None."""
     t = str(text).lower().replace("’", "'").strip(" ?.!,")
     t = re.sub(r"^(the )?(next |this )", "", t)
-    t = re.sub(r"\b(\d+)(st|nd|rd|th)\b", r"\1", t)
     if t in EVENTS:
         name, fn = EVENTS[t]
         if fn is None:
@@ -134,17 +135,10 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
     return None
 
 
-_ORDINAL_WORDS = {ordinal_words(i): i for i in range(1, 32)}
-
-
 def _read_day(words: list[str]) -> int | None:
-    if not words:
-        return None
-    text = " ".join(words)
-    if text in _ORDINAL_WORDS:
-        return _ORDINAL_WORDS[text]
-    got = read_number(words, 0)
-    if got is not None and got[1] == len(words) and got[0].denominator == 1:
+    """The day of a month: "third", "twenty first", "21st", "21"."""
+    got = read_ordinal(words, 0) or read_number(words, 0)
+    if got is not None and got[1] == len(words) and Fraction(got[0]).denominator == 1:
         return int(got[0])
     return None
 

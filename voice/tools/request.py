@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from voice.tools.quantity import read_number, read_quantity, spoken_text
 from voice.tools.timers import parse_duration
-from voice.tools.units import find_unit
+from voice.tools.units import find_unit, read_value, unit_at
 
 _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "alright",
             "please", "pls", "diffvoice"}  # fmt: skip
@@ -30,7 +31,7 @@ _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "sev
 def _words(text: str, keep_case: bool = False) -> list[str]:
     """The words of a request, lower case, fillers and stutters ("ft ft") out."""
     t = _ASKING.sub("", text.strip())
-    t = re.sub(r"[,!?;:\"“”]|\.(?!\d)", " ", t if keep_case else t.lower())
+    t = re.sub(r"[,!?;:\"“”]|\.(?!\d)", " ", t if keep_case else spoken_text(t))
     out: list[str] = []
     decimals = False  # "point eight eight" repeats a digit on purpose
     for w in t.split():
@@ -95,7 +96,7 @@ def calculator_args(text: str, calc=None) -> dict:
                 e = " ".join(ws[i:])
                 break
     ws = e.split()
-    while len(ws) > 1 and ws[0] in _LEAD:
+    while len(ws) > 1 and ws[0] in _LEAD and read_number(ws, 0) is None:  # not "a thousand"
         ws = ws[1:]
     e = " ".join(ws)
     if calc is not None and calc.last is not None and ws and ws[0] in ("minus", "plus", "take") \
@@ -106,28 +107,35 @@ def calculator_args(text: str, calc=None) -> dict:
 
 # -- units ------------------------------------------------------------------------------------
 def _unit_spans(words: list[str]) -> list[tuple[int, int, str]]:
-    """Non-overlapping unit mentions (longest first at each place): (start, end, unit)."""
+    """Non-overlapping unit mentions (longest first at each place): (start, end, what was said)."""
     out, i = [], 0
     while i < len(words):
-        for j in range(min(len(words), i + 4), i, -1):
-            if words[i] in ("a", "an", "the", "in", "to", "of", "into", "and", "is", "that"):
-                break
-            u = find_unit(" ".join(words[i:j]))
-            if u is not None:
-                out.append((i, j, " ".join(words[i:j])))
-                i = j - 1
-                break
-        i += 1
+        got = unit_at(words, i)
+        if got is not None:
+            out.append((i, got[1], " ".join(words[i : got[1]])))
+            i = got[1]
+        else:
+            i += 1
     return out
 
 
-def _number_span(words: list[str]) -> tuple[int, int] | None:
-    from voice.tools.spoken import read_number
-
+def _quantity(words: list[str]) -> tuple[str, int, int, int] | None:
+    """The first amount with its unit ("five kilos", "an ounce", "half a cup", "a mile and a
+    half"): (the value as said, where it starts, where its unit starts, where it ends); else the
+    first number alone, its unit unknown ("and ten?")."""
+    for i in range(len(words)):
+        got = read_quantity(words, i, unit_at)
+        if got is not None:
+            value, _, at, end = got
+            said = " ".join(words[i:at])
+            if read_value(said) != value:  # "a mile and a half": the value in digits
+                exact = value.denominator == 1 or (value * 10**6).denominator > 1
+                said = str(value) if exact else str(float(value))
+            return said, i, at, end
     for i in range(len(words)):
         got = read_number(words, i)
         if got is not None:
-            return i, got[1]
+            return " ".join(words[i : got[1]]), i, got[1], got[1]
     return None
 
 
@@ -141,22 +149,21 @@ class UnitsReader:
         # "30°C", "5kg": the number and the unit as two words
         text = re.sub(r"(\d)\s*(°|[a-zA-Z])", r"\1 \2", text.replace("°", " degrees "))
         words = _trim(_words(text))
-        num = _number_span(words)
+        q = _quantity(words)
         spans = _unit_spans(words)
         args: dict = {}
-        if num is not None:
-            args["value"] = " ".join(words[num[0] : num[1]])
-            after = [s for s in spans if s[0] == num[1]]
-            src = after[0] if after else None
-            rest = [s for s in spans if s is not src]
+        if q is not None:
+            args["value"], start, at, end = q
+            src = next((s for s in spans if s[0] == at), None)
             if src is not None:
                 args["from"] = src[2]
+            rest = [s for s in spans if s is not src and not start <= s[0] < end]
             if rest:
                 args["to"] = rest[0][2]
         elif spans:
             args["to"] = spans[-1][2]
         last = self.last or {}
-        if num is not None and "from" not in args and "to" in args and last:
+        if q is not None and "from" not in args and "to" in args and last:
             args["from"], args["to"] = args["to"], last.get("to", "")
             if find_unit(args["from"]) != find_unit(last.get("from", "")):
                 args["to"] = last.get("to", "")

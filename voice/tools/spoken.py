@@ -1,14 +1,11 @@
 """Numbers as people say them, both ways: ``391 → "three hundred and ninety one"`` and
-``"two point five" → 2.5``.
+``2/3 → "two thirds"``; reading them back is :mod:`voice.tools.quantity`.
 
-The tools answer in words (a TTS voice reads them; the demo model copies them), and read
-numbers the way speech recognition writes them: digits ("17", "2.5", "1,000"), words
-("seventeen", "a hundred and five", "two point five", "three million"), or both ("2 million").
+The tools answer in words: a TTS voice reads them, and the demo model copies them.
 """
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 ONES = (
@@ -119,91 +116,14 @@ def plain_words(x: Fraction | float | int) -> str:
     return decimal_words(x)[0]
 
 
-# --- reading spoken numbers ------------------------------------------------------------------
-
-_WORD_VALUE = {w: i for i, w in enumerate(ONES)} | {w: 10 * i for i, w in enumerate(TENS) if i > 1}
-_WORD_VALUE |= {"oh": 0, "nought": 0, "naught": 0, "a": 1, "an": 1, "dozen": 12}
-_SCALE_VALUE = {"hundred": 100} | {name: value for value, name in SCALES}
-_FRACTIONS = {"half": Fraction(1, 2), "quarter": Fraction(1, 4), "third": Fraction(1, 3)}
-_DIGITS = re.compile(r"^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[-+]?\.\d+$")
-
-
-def _digits_value(tok: str) -> Fraction | None:
-    if _DIGITS.match(tok):
-        return Fraction(tok.replace(",", ""))
-    return None
-
-
-def read_number(words: list[str], i: int = 0) -> tuple[Fraction, int] | None:
-    """The number spoken at ``words[i:]`` and the index after it, or None.
-
-    Reads digits, number words with scales ("two hundred and five thousand"), "a hundred",
-    "point" decimals ("two point five", "point five"), a trailing scale on digits ("2
-    million"), "and a half" ("two and a half"), and "minus"/"negative". Two numbers in a row
-    ("five six") are read as two.
-    """
-    n = len(words)
-    sign, j = 1, i
-    if j < n and words[j] in ("minus", "negative"):
-        sign, j = -1, j + 1
-    if j >= n:
+def fraction_words(q: Fraction) -> str | None:
+    """A simple fraction below one as said, or None: ``1/3 → "a third"``, ``3/4 → "three
+    quarters"``, ``2/5 → "two fifths"``."""
+    q = Fraction(q)
+    if not 0 < q < 1 or q.denominator > 10:
         return None
-    start = j
-    d = _digits_value(words[j])
-    if d is not None:
-        value, j = d, j + 1
-        if j < n and words[j] in _SCALE_VALUE:
-            value *= _SCALE_VALUE[words[j]]
-            j += 1
-    else:
-        total = current = 0
-        last = None  # kind of the last word read: "ones", "tens", "scale"
-        while j < n:
-            w = words[j]
-            nxt = words[j + 1] if j + 1 < n else ""
-            if w in ("a", "an"):
-                if last is not None or (nxt not in _SCALE_VALUE and nxt != "dozen"):
-                    break
-                current, last = 1, "ones"
-            elif w in _WORD_VALUE and w not in ("dozen",):
-                v = _WORD_VALUE[w]
-                kind = "tens" if v >= 20 else "ones"
-                if last == "ones" or (last == "tens" and (kind == "tens" or v >= 10)):
-                    break
-                current += v
-                last = kind
-            elif w == "dozen" and last is not None:
-                current, last = (current or 1) * 12, "scale"
-            elif w == "hundred" and last in ("ones", "tens") and current < 100:
-                current, last = current * 100, "scale"
-            elif w in _SCALE_VALUE and w != "hundred" and last is not None:
-                total, current, last = total + (current or 1) * _SCALE_VALUE[w], 0, "scale"
-            elif w == "and" and last == "scale" and nxt in _WORD_VALUE and nxt not in ("a", "an"):
-                pass  # "one hundred and five"
-            else:
-                break
-            j += 1
-        if last is None:
-            if words[j] != "point":
-                return None
-            value = Fraction(0)
-        else:
-            value = Fraction(total + current)
-    # decimals: "point five", "point two five"
-    if j < n and words[j] == "point":
-        digits, k = [], j + 1
-        while k < n and words[k] in _WORD_VALUE and _WORD_VALUE[words[k]] < 10 \
-                and words[k] not in ("a", "an"):
-            digits.append(str(_WORD_VALUE[words[k]]))
-            k += 1
-        if digits:
-            value += Fraction("0." + "".join(digits))
-            j = k
-    # "and a half", "and a quarter"
-    if words[j : j + 2] in (["and", "a"], ["and", "an"]) and j + 2 < n \
-            and words[j + 2] in _FRACTIONS:
-        value += _FRACTIONS[words[j + 2]]
-        j += 3
-    if j == start:
-        return None
-    return sign * value, j
+    name = "half" if q.denominator == 2 else "quarter" if q.denominator == 4 else \
+        ORDINALS[q.denominator]  # fmt: skip
+    if q.numerator == 1:
+        return f"a {name}"
+    return f"{ONES[q.numerator]} {name}s"

@@ -22,15 +22,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from voice.tools.spoken import int_words, read_number
+from voice.tools.quantity import read_quantity, spoken_text
+from voice.tools.spoken import int_words
+from voice.tools.units import find_unit
 
 MAX_SECONDS = 24 * 3600
 MAX_TIMERS = 20
-_UNIT_SECONDS = {
-    "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1,
-    "minute": 60, "minutes": 60, "min": 60, "mins": 60, "m": 60,
-    "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
-}  # fmt: skip
+_SECONDS = {"second": 1, "minute": 60, "hour": 3600}
+
+
+def _time_unit_at(words: list[str], j: int) -> tuple[int, int] | None:
+    """Seconds in the time unit named at ``words[j]`` ("minutes", "hrs", "m") and the index
+    after it; the names are the units tool's."""
+    if j >= len(words):
+        return None
+    if words[j] == "m":  # "5m": minutes here, meters to the units tool
+        return 60, j + 1
+    if words[j] in ("a", "an", "the", "and"):
+        return None
+    seconds = _SECONDS.get(find_unit(words[j]) or "")
+    return (seconds, j + 1) if seconds else None
 
 
 def duration_words(seconds: int) -> str:
@@ -54,34 +65,23 @@ def parse_duration(text: object) -> int | None:
         return int(text) if text > 0 else None
     if not isinstance(text, str):
         return None
-    t = text.lower().strip(" .?!")
+    t = spoken_text(text).strip(" .?!")
     m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", t)
     if m:
         a, b, c = (int(x) if x else None for x in m.groups())
         return a * 3600 + b * 60 + c if c is not None else a * 60 + b
-    t = re.sub(r"(\d)([a-z])", r"\1 \2", t).replace("-", " ").replace(",", " ")
-    t = re.sub(r"\bhalf an? hour\b", "30 minutes", t)
-    t = re.sub(r"\b(a )?quarter of an? hour\b|\ba quarter hour\b", "15 minutes", t)
-    t = re.sub(r"\b(a|an|one) (second|minute|hour)\b", r"1 \2", t)
-    words = [w for w in t.split() if w not in ("for", "of", "about", "just", "only")]
-    total, i, n, unit = Fraction(0), 0, len(words), 0
+    t = t.replace("-", " ").replace(",", " ")
+    words = [w for w in t.split() if w not in ("for", "about", "just", "only")]
+    total, i, n = Fraction(0), 0, len(words)
     while i < n:
-        if words[i : i + 3] in (["and", "a", "half"], ["and", "an", "half"]) and unit:
-            total += Fraction(unit, 2)  # "an hour and a half": half of the last unit
-            i += 3
-            continue
         if words[i] == "and":
             i += 1
             continue
-        got = read_number(words, i)
+        got = read_quantity(words, i, _time_unit_at)  # "an hour and a half", "90 seconds"
         if got is None:
             return None
-        value, j = got
-        if j >= n or words[j] not in _UNIT_SECONDS:
-            return None
-        unit = _UNIT_SECONDS[words[j]]
+        value, unit, _, i = got
         total += value * unit
-        i = j + 1
     if total <= 0:
         return None
     return math.ceil(total)

@@ -12,7 +12,8 @@ import re
 import threading
 from fractions import Fraction
 
-from voice.tools.spoken import TooLarge, number_words, plain_words, read_number
+from voice.tools.quantity import read_number, spoken_text
+from voice.tools.spoken import TooLarge, fraction_words, number_words, plain_words
 
 # pint unit → (said singular, said plural, kind, what people call it)
 UNITS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -100,9 +101,38 @@ def registry():
     return _REG
 
 
+# Words pint reads as units that people say for something else ("point" is a printer's unit,
+# "hand" a horse's height, "line" a twelfth of an inch).
+_NOT_UNITS = {"point", "points", "line", "lines", "hand", "hands", "dot", "dots", "bit", "bits",
+              "gross", "mil", "mils", "unit", "units", "count", "number", "percent", "degree",
+              "degrees", "turn", "turns", "cycle", "cycles", "radian", "radians"}  # fmt: skip
+
+
+def _pint_unit(word: str) -> str | None:
+    """A unit name pint knows, spelt in full ("furlongs", "hectares", "kilojoules"), or None.
+    Short names are left out: pint reads "a" as a year, "in" as an inch and "are" as an area."""
+    if len(word) < 4 or word in _NOT_UNITS or not word.replace("_", "").isalpha():
+        return None
+    try:
+        found = registry().parse_unit_name(word)
+    except Exception:
+        return None
+    for prefix, name, _suffix in found:
+        if word.startswith(prefix):  # a prefix spelt out, not pint's "m" for milli
+            unit = prefix + name
+            try:
+                if registry().Unit(unit).dimensionless:
+                    return None
+            except Exception:
+                return None
+            return unit
+    return None
+
+
 def find_unit(text: str) -> str | None:
-    """The pint unit for what was said, or None: "kilos" → "kilogram"."""
-    t = re.sub(r"[?.!,]", " ", str(text).lower().replace("°", " degrees ")).split()
+    """The pint unit for what was said, or None: "kilos" → "kilogram", "km" → "kilometer",
+    "furlongs" → "furlong" (any unit pint knows, named in full)."""
+    t = re.sub(r"[?.!,]", " ", spoken_text(text)).split()
     while t and t[0] in ("the", "a", "an", "in", "into", "to", "of"):
         t = t[1:]
     while t and t[-1] in ("please", "then"):
@@ -112,26 +142,76 @@ def find_unit(text: str) -> str | None:
         return ALIASES[key]
     if key.endswith("s") and key[:-1] in ALIASES:
         return ALIASES[key[:-1]]
+    if len(t) == 1:
+        return _pint_unit(key)
+    if len(t) == 2 and t[0] in ("square", "cubic", "sq"):  # "square miles", "cubic feet"
+        u = find_unit(t[1])
+        return f"{u} ** {3 if t[0] == 'cubic' else 2}" if u is not None and " " not in u \
+            else None
+    if len(t) in (2, 3):  # "light years", "board feet": pint's names are joined by "_"
+        return _pint_unit("_".join(t))
+    return None
+
+
+def unit_at(words: list[str], j: int) -> tuple[str, int] | None:
+    """The unit named at ``words[j:]`` (the longest name, up to four words) and the index after
+    it, or None; for :func:`voice.tools.spoken.read_quantity`."""
+    if j >= len(words) or words[j] in ("a", "an", "the", "in", "to", "of", "into", "and", "is",
+                                       "that"):  # fmt: skip
+        return None
+    for k in range(min(len(words), j + 4), j, -1):
+        u = find_unit(" ".join(words[j:k]))
+        if u is not None:
+            return u, k
     return None
 
 
 def said(unit: str, value: Fraction) -> str:
-    sing, plur = UNITS[unit][:2]
+    if unit in UNITS:
+        sing, plur = UNITS[unit][:2]
+        return sing if value == 1 else plur
+    # a unit only pint knows: its own name ("light_year", "meter ** 2"), plural by the rule
+    m = re.fullmatch(r"(.+) \*\* ([23])", unit)
+    base = m.group(1) if m else unit
+    if base in UNITS:
+        sing, plur = UNITS[base][:2]
+    else:
+        sing = base.replace("_", " ")
+        plur = re.sub(r"(?<=[^aeiou])y$", "ie", sing)
+        plur += "es" if re.search(r"(s|x|ch|sh)$", plur) else "s"
+    if m:
+        power = "square" if m.group(2) == "2" else "cubic"
+        sing, plur = f"{power} {sing}", f"{power} {plur}"
     return sing if value == 1 else plur
 
 
+def amount(value: Fraction, unit: str) -> str:
+    """A value and its unit as said: "five kilograms", "half a cup", "a third of a mile"."""
+    frac = fraction_words(value)
+    if frac is None:
+        return f"{plain_words(value)} {said(unit, value)}"
+    one = said(unit, Fraction(1))
+    article = "an" if one[0] in "aeiou" else "a"
+    if frac == "a half":
+        return f"half {article} {one}"
+    return f"{frac} of {article} {one}"
+
+
 def read_value(value: object) -> Fraction | None:
-    """A number from the call's value: 5, 2.5, "five", "two and a half", "1,000"."""
+    """A number from the call's value: 5, 2.5, "five", "two and a half", "1,000", "an",
+    "half a"."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
         return Fraction(value).limit_denominator(10**6)
     if not isinstance(value, str):
         return None
-    from voice.tools.calculator import words_of
-
-    words = words_of(value)
-    got = read_number(words, 0)
+    words = re.sub(r"[?!,;:\"]|(?<!\d)\.(?!\d)", " ", spoken_text(value)).split()
+    if words[-2:] in (["of", "a"], ["of", "an"]):  # "a third of a" (mile)
+        words = words[:-2]
+    elif words[-1:] == ["of"]:  # "a couple of" (litres)
+        words = words[:-1]
+    got = read_number(words, 0, alone=True)
     if got is None or got[1] != len(words):
         return None
     return got[0]
@@ -147,13 +227,13 @@ def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
         return f"sorry, I don't know the unit {str(src)[:40]}", False
     if b is None:
         return f"sorry, I don't know the unit {str(dst)[:40]}", False
-    if UNITS[a][2] != UNITS[b][2]:
-        return f"sorry, I can't convert {UNITS[a][1]} to {UNITS[b][1]}", False
     ureg = registry()
+    if ureg.Unit(a).dimensionality != ureg.Unit(b).dimensionality:
+        return f"sorry, I can't convert {said(a, Fraction(2))} to {said(b, Fraction(2))}", False
     try:
         q = ureg.Quantity(float(v), a).to(b)
         out = Fraction(q.magnitude).limit_denominator(10**6)
-        return f"{plain_words(v)} {said(a, v)} is {number_words(out)} {said(b, out)}", True
+        return f"{amount(v, a)} is {number_words(out)} {said(b, out)}", True
     except TooLarge:
         return "that number is too large to say", False
     except Exception as e:  # pint's own errors (offsets, dimensionality) as one line

@@ -90,14 +90,20 @@ def _read_integer(words: list[str], j: int) -> tuple[int, int] | None:
             scale = _SCALE_VALUE[w]
             total, group, last, pair = total + group * scale, 0, "scale", False
         elif w == "and" and last in ("hundred", "scale") and nxt in _NUMBER_WORDS \
-                and nxt != "oh":
-            pass  # "one hundred and five"
+                and nxt != "oh" and not _fraction_at(words, j + 1):
+            pass  # "one hundred and five" ("one hundred and two thirds" is 100⅔)
         else:
             break
         j += 1
     if last is None:
         return None
     return total + group, j
+
+
+def _fraction_at(words: list[str], j: int) -> bool:
+    """Whether a count and a denominator ("two thirds") are said at ``words[j:]``."""
+    got = _read_integer(words, j)
+    return got is not None and _read_fraction(words, got[1], Fraction(got[0])) is not None
 
 
 def _read_fraction(

@@ -111,3 +111,47 @@ def test_the_demo_model_answers_what_fast_decoding_garbles() -> None:
     finally:
         box.close()
         llm.close()
+
+
+def test_a_call_every_tool_rejects_is_decoded_again_carefully() -> None:
+    """The fast decoding calls the wrong tool (the calculator for a timer): every call of the
+    round fails, so the round is decoded once more with the careful decoder, whose call runs;
+    the failed call leaves no trace in the turn's tools."""
+    llm = CarefulLLM([("", [("calculator", {"expression": "a tea timer for five minutes"})]),
+                      ("Your tea timer is set for five minutes.", [])],
+                     [("", [("timer", {"action": "set", "duration": "five minutes",
+                                       "label": "tea"})])])
+    heard: list[str] = []
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": "set a tea timer for five minutes"}], box,
+                   heard.append)
+        assert llm.modes == [None, "reference", None] and a.stats["tool_retried"] == 1
+        assert [(t.name, t.ok) for t in a.tools] == [("timer", True)]
+        assert "five minutes" in "".join(heard)
+    finally:
+        box.close()
+
+
+def test_a_call_that_ran_is_never_decoded_again() -> None:
+    """A round with a call that worked is kept as it is (its timer is set once), even beside a
+    call that failed; and a careful decoding that fails too leaves the first round's answer."""
+    llm = CarefulLLM([("", [("timer", {"action": "set", "duration": "five minutes"}),
+                            ("spell", {"word": ""})]), ("Done.", [])], [("", [])])
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": "a five minute timer"}], box,
+                   lambda t: None)
+        assert llm.modes == [None, None] and "tool_retried" not in a.stats
+        assert [t.name for t in a.tools] == ["timer", "spell"]
+    finally:
+        box.close()
+    llm = CarefulLLM([("", [("spell", {"word": ""})]), ("Sorry.", [])],
+                     [("", [("spell", {"word": ""})])])
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": "spell it"}], box, lambda t: None)
+        assert llm.modes == [None, "reference", None] and a.stats["tool_retried"] == 1
+        assert [(t.name, t.ok) for t in a.tools] == [("spell", False)]
+    finally:
+        box.close()

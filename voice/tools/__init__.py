@@ -243,6 +243,32 @@ def answer(
             stats[k] = stats.get(k, 0) + v if k in ("nfe", "tokens") else v
         calls = r.tool_calls if r.finish_reason == "tool_calls" else []
         client = [c for c in calls if c["function"]["name"] in theirs]
+        done: list[ToolRun] = []  # built-in calls of this round already run (by the retry)
+        careful = getattr(llm, "careful_mode", None)
+        if careful and calls and not client and round_ < MAX_ROUNDS and toolbox:
+            # A round whose every call the tools reject (the wrong tool, arguments they cannot
+            # read) is decoded once more with the careful decoder before anyone says sorry.
+            # Only then: a call that ran (a timer set) is never run twice.
+            first = [_run(toolbox, c, request) for c in calls]
+            done = first
+            if not any(x.ok for x in first):
+                stats["tool_retried"] = stats.get("tool_retried", 0) + 1
+                pieces: list[str] = []  # said only if this decoding is taken
+                again = llm.stream(convo + extra, pieces.append, request_id, mode=careful,
+                                   tools=offer, tool_choice=choice)
+                for k in ("nfe", "tokens"):
+                    stats[k] = stats.get(k, 0) + again.stats.get(k, 0)
+                calls2 = again.tool_calls if again.finish_reason == "tool_calls" else []
+                runs2 = [_run(toolbox, c, request) for c in calls2
+                         if c["function"]["name"] not in theirs]  # fmt: skip
+                said = again.text.strip()
+                if (calls2 and all(x.ok for x in runs2)) or (
+                        not calls2 and said and not garbled(said) and "tool_call" not in said):
+                    r, calls, done = again, calls2, runs2
+                    client = [c for c in calls if c["function"]["name"] in theirs]
+                    hold.begin()
+                    for piece in pieces:
+                        hold.feed(piece)
         if not client and (not calls or round_ == MAX_ROUNDS):
             text = r.text.strip()
             if "tool_call" in text or "{" in text:  # stray call markup is never said
@@ -257,12 +283,13 @@ def answer(
             return Answer(text, reason, stats, runs, extra, 1000 * tool_s)
         call_msg = {"role": "assistant", "content": r.text or None, "tool_calls": calls}
         results = []
+        ran = {x.id: x for x in done}
         for c in calls:
             if c["function"]["name"] in theirs:
                 continue
-            name, args = c["function"]["name"], c["function"]["arguments"]
-            run = toolbox.run(name, args, c["id"], request) if toolbox else ToolRun(
-                c["id"], name, {}, f"sorry, there is no tool called {name[:40]}", False, 0.0)
+            run = ran.get(c["id"]) or (_run(toolbox, c, request) if toolbox else ToolRun(
+                c["id"], c["function"]["name"], {},
+                f"sorry, there is no tool called {c['function']['name'][:40]}", False, 0.0))
             runs.append(run)
             results.append({"role": "tool", "tool_call_id": c["id"], "content": run.result})
             if on_tool is not None:
@@ -275,6 +302,11 @@ def answer(
             hold.release(r.text.strip())
             return Answer(r.text.strip(), "tool_calls", stats, runs, extra, 1000 * tool_s, client)
     raise AssertionError("unreachable")
+
+
+def _run(toolbox: Toolbox, call: dict, request: str | None) -> ToolRun:
+    f = call["function"]
+    return toolbox.run(f["name"], f["arguments"], call["id"], request)
 
 
 def _sayable(text: str, stats: dict) -> str:

@@ -61,7 +61,7 @@ def client(api_url) -> Iterator[OpenAI]:
     c.close()
 
 
-class Mood(str, enum.Enum):
+class Mood(enum.StrEnum):
     happy = "happy"
     sad = "sad"
     angry = "angry"

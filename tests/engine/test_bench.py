@@ -128,3 +128,23 @@ def test_gpu_engine_bench_logic_on_cpu(capsys, monkeypatch):
     assert fed["llada-8b", 1, "cached"] == 8 + 8  # the block and the masked suffix
     assert fed["bd-1.5b", 1, "cached"] == 8 + 1  # the block and the position predicting its first
     assert report["copy_gbps"] > 0
+
+
+def test_constrained_bench_on_the_demo_model(capsys):
+    """``diffvoice bench --constrained`` on the bundled model: the tools set runs (it was
+    skipped while forced calls were refused), every structured reply is valid in every mode it
+    runs, and the summary line carries validity, field and tool accuracy."""
+    from engine.bench import main as bench_main
+
+    assert bench_main(["--constrained", "--modes", "cache", "--max-new-tokens", "32"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    data = json.loads(out[-1])
+    rows = data["constrained"]
+    assert set(rows) == {f"{s}/{m}" for s in ("text", "tools", "json")
+                         for m in ("reference", "cache")}
+    for name, row in rows.items():
+        if not name.startswith("text/"):
+            assert row["valid"] == row["n"] > 0, name
+    s = data["summary"]
+    assert s["validity"] == 1.0 and s["target"] == 0.9
+    assert 0.0 <= s["field_accuracy"] <= 1.0 and 0.0 <= s["tool_accuracy"] <= 1.0

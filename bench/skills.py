@@ -17,9 +17,15 @@ conversations) and ``spoken`` (each request voiced by Piper into a WAV and run t
 several turns run at real-time pace with pauses long enough for each answer).
 
     python bench/skills.py --mode chat,spoken
+    python bench/skills.py --requests paraphrase --mode chat --compare d561e23
 
-Prints a table per path and a final JSON line: useful % (target ≥ 90) and garbled count
-(target 0).
+``--requests paraphrase`` (or ``--set paraphrase``) swaps the 45 requests for the 200+ of
+``bench/paraphrases.py``, written with a generator unlike the training corpus's. ``--compare
+REF`` runs the typed path at commit REF too (a temporary git worktree, this venv), so before
+and after come from the same run on the same machine.
+
+Prints a table per path, useful % per kind, and a final JSON line: useful % (target ≥ 90; ≥ 95
+typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled count (target 0).
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 REFUSAL = re.compile(r"\b(sorry|can't|cannot|can not|don't know|not able|unable|only)\b", re.I)
 
 
-def _days_until(month: int, day: int) -> str:
+def days_until(month: int, day: int) -> str:
     today = date.today()
     d = date(today.year, month, day)
     if d < today:
@@ -60,6 +66,7 @@ class Request:
     turns: tuple[str, ...]  # what the user says; the last one is scored
     kind: str  # category
     expect: tuple[str, ...] = ()  # any of these in the reply counts as useful ("" = refusal)
+    after: tuple[str, ...] = ()  # said after the scored turn, not scored (clearing timers)
 
     @property
     def refusal(self) -> bool:
@@ -77,8 +84,8 @@ def requests() -> list[Request]:
         r(("what is the date today by any chance",), "date",
           (f"{MONTHS[now.month - 1]} {ordinal_words(now.day)}",)),
         r(("what day are we on today",), "date", (WEEKDAYS[now.weekday()],)),
-        r(("how many days are left until christmas",), "date", (_days_until(12, 25),)),
-        r(("how long do we have until halloween",), "date", (_days_until(10, 31),)),
+        r(("how many days are left until christmas",), "date", (days_until(12, 25),)),
+        r(("how long do we have until halloween",), "date", (days_until(10, 31),)),
         # timers and reminders
         r(("can you start a ten minute timer for the pasta",), "timer", ("ten minutes",)),
         r(("set me a timer for 90 seconds",), "timer", ("one minute and thirty seconds",)),
@@ -146,10 +153,19 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9'? ]+", " ", text.lower()).split())
 
 
+NUMBER_WORD = re.compile(
+    r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|"
+    r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b", re.I)  # fmt: skip
+
+
 def garbled(reply: str) -> bool:
     from training.scoring import well_formed
 
-    return (not well_formed(reply)) or "<tool_call" in reply or "{" in reply
+    # A number word said twice is speech, not a stutter: "three point one one miles",
+    # "twenty twenty six" (as single letters are when spelling), so each gets its own mark.
+    marks = iter(range(10**6))
+    marked = NUMBER_WORD.sub(lambda m: f"{m.group()}{next(marks)}", reply)
+    return (not well_formed(marked)) or "<tool_call" in reply or "{" in reply
 
 
 def useful(req: Request, reply: str) -> bool:
@@ -162,15 +178,17 @@ def useful(req: Request, reply: str) -> bool:
 
 
 # --- paths ------------------------------------------------------------------------------------
-def run_chat(reqs: list[Request], args) -> list[dict]:
-    """All conversations through one ``diffvoice chat --json`` process, reset in between."""
+def run_chat(reqs: list[Request], args, cwd: Path = ROOT) -> list[dict]:
+    """All conversations through one ``diffvoice chat --json`` process, reset in between;
+    ``cwd`` is the checkout whose code and model answer (an older commit's worktree for
+    ``--compare``), always with this interpreter."""
     lines = []
     for q in reqs:
-        lines += list(q.turns) + ["/reset"]
+        lines += list(q.turns) + list(q.after) + ["/reset"]
     cmd = [sys.executable, "-m", "voice.cli", "chat", "--json", *args.extra]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True,
-                       cwd=ROOT, timeout=args.timeout)  # fmt: skip
+                       cwd=cwd, timeout=args.timeout)  # fmt: skip
     if p.returncode != 0:
         raise SystemExit(f"chat failed: {p.stderr.strip().splitlines()[-1:]}")
     out = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
@@ -178,7 +196,7 @@ def run_chat(reqs: list[Request], args) -> list[dict]:
     rows, k = [], 0
     for q in reqs:
         turns = replies[k : k + len(q.turns)]
-        k += len(q.turns)
+        k += len(q.turns) + len(q.after)
         last = turns[-1] if turns else {"reply": ""}
         rows.append({"turns": list(q.turns), "kind": q.kind, "reply": last["reply"],
                      "tools": [t["name"] for t in last.get("tools", [])],
@@ -194,8 +212,7 @@ def _voice(tts, text: str):
     from voice.audio import SAMPLE_RATE, resample
 
     parts = [
-        resample(c.audio, c.sample_rate, SAMPLE_RATE)
-        for c in tts.synthesize_stream(text, 10**6)
+        resample(c.audio, c.sample_rate, SAMPLE_RATE) for c in tts.synthesize_stream(text, 10**6)
     ]
     return np.concatenate(parts).astype(np.int16)
 
@@ -261,6 +278,12 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
     mended = sum(bool(r.get("unfinished")) for r in rows)
     print(f"useful {n_ok}/{len(reqs)} = {pct:.1f}% (target ≥ 90%), garbled {n_garbled} "
           f"(target 0); decoded again {redecoded}, mended {mended}")  # fmt: skip
+    print(
+        "useful by kind: "
+        + ", ".join(
+            f"{k} {sum(v)}/{len(v)} ({100 * sum(v) / len(v):.0f}%)" for k, v in by_kind.items()
+        )
+    )
     return {
         "requests": len(reqs),
         "useful": n_ok,
@@ -269,14 +292,65 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
         "redecoded": redecoded,
         "mended": mended,
         "by_kind": {k: f"{sum(v)}/{len(v)}" for k, v in by_kind.items()},
+        "by_kind_pct": {k: round(100 * sum(v) / len(v), 1) for k, v in by_kind.items()},
         "failures": [{"turns": r["turns"], "reply": r["reply"]}
                      for q, r in zip(reqs, rows, strict=True) if not useful(q, r["reply"])],
     }  # fmt: skip
 
 
+def worktree_chat(ref: str, reqs: list[Request], args) -> list[dict]:
+    """The typed path at an older commit: a temporary ``git worktree`` of ``ref`` answers with
+    its own code and model (this interpreter and venv), removed afterwards."""
+    sha = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()  # fmt: skip
+    tree = Path(tempfile.gettempdir()) / f"diffvoice-{sha}"
+    git = ["git", "-C", str(ROOT), "worktree"]
+    subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
+    subprocess.run([*git, "add", "--detach", str(tree), sha], check=True, capture_output=True)
+    try:
+        return run_chat(reqs, args, cwd=tree)
+    finally:
+        subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
+
+
+def compare_table(before: dict, after: dict, ref: str) -> None:
+    """Useful % per kind at ``ref`` and now, side by side."""
+    print(f"\n== typed, before ({ref}) and after (this checkout) ==")
+    print(f"{'kind':<11} {'before':>14} {'after':>14}")
+    for k in after["by_kind"]:
+        b, a = before["by_kind"][k], after["by_kind"][k]
+        print(f"{k:<11} {b:>7} {before['by_kind_pct'][k]:>5.1f}% "
+              f"{a:>7} {after['by_kind_pct'][k]:>5.1f}%")  # fmt: skip
+    for key in ("useful_pct", "garbled"):
+        print(f"{key:<11} {before[key]:>14} {after[key]:>14}")
+
+
+def request_set(name: str) -> list[Request]:
+    """``base`` (the 45 requests above) or ``paraphrase`` (bench/paraphrases.py, 200+)."""
+    if name == "base":
+        return requests()
+    if name == "paraphrase":
+        from bench.paraphrases import paraphrases
+
+        return paraphrases()
+    raise SystemExit(f"unknown request set {name!r} (base or paraphrase)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
+    p.add_argument(
+        "--requests",
+        choices=("base", "paraphrase"),
+        default=None,
+        help="request set (default base; `--set base|paraphrase` says the same)",
+    )
+    p.add_argument(
+        "--compare",
+        metavar="REF",
+        help="also run the typed path at commit REF (a git worktree), same requests",
+    )
+    p.add_argument("--only-kind", default="", help="comma-separated kinds to keep")
     p.add_argument("--limit", type=int, default=0, help="only the first N requests")
     p.add_argument("--gap-s", type=float, default=12.0,
                    help="silence between the turns of a spoken conversation")  # fmt: skip
@@ -284,12 +358,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
-    args.extra = [x for kv in args.set for x in ("--set", kv)]
-    reqs = requests()[: args.limit or None]
-    result: dict = {"bench": "skills", "cpu": _cpu()}
+    # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` names the request set
+    sets = [kv for kv in args.set if "=" not in kv]
+    args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
+    name = args.requests or (sets[-1] if sets else "base")
+    reqs = request_set(name)
+    if args.only_kind:
+        reqs = [q for q in reqs if q.kind in args.only_kind.split(",")]
+    reqs = reqs[: args.limit or None]
+    result: dict = {"bench": "skills", "set": name, "cpu": _cpu()}
+    if args.compare:
+        rows = worktree_chat(args.compare, reqs, args)
+        result["chat@" + args.compare] = report(f"chat at {args.compare} (before)", reqs, rows)
     for mode in args.mode.split(","):
         rows = run_chat(reqs, args) if mode == "chat" else run_spoken(reqs, args)
         result[mode] = report(mode, reqs, rows)
+    if args.compare and "chat" in result:
+        compare_table(result["chat@" + args.compare], result["chat"], args.compare)
     summary = {k: {"useful_pct": v["useful_pct"], "garbled": v["garbled"]}
                for k, v in result.items() if isinstance(v, dict)}  # fmt: skip
     print(json.dumps({**result, "summary": summary}))
@@ -306,4 +391,7 @@ def _cpu() -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # One copy of this module (bench/paraphrases.py imports it as bench.skills).
+    from bench import skills
+
+    sys.exit(skills.main())

@@ -217,19 +217,35 @@ def _voice(tts, text: str):
     return np.concatenate(parts).astype(np.int16)
 
 
+# Variants of the one offline Piper voice (en_US-joe-medium has a single speaker), made with
+# Piper's own synthesis settings: speaking rate (length_scale) and its sampling noise
+# (noise_scale and noise_w on, or both off for a flat delivery). Three deliveries of one
+# speaker, not three speakers.
+VOICE_VARIANTS = (
+    ("joe", {}),
+    ("joe-fast", {"length_scale": 0.8}),
+    ("joe-slow-flat", {"length_scale": 1.25, "variation": False}),
+)
+
+
 def run_spoken(reqs: list[Request], args) -> list[dict]:
-    """Each conversation voiced by Piper and run through ``diffvoice run --json``."""
+    """Each conversation voiced by Piper and run through ``diffvoice run --json``; with
+    ``--voices N`` the requests take the first N voice variants in turn."""
     import numpy as np
 
     from voice.audio import SAMPLE_RATE, write_wav
     from voice.tts import Synthesizer
 
-    tts = Synthesizer(None)
-    tts.load()
+    voices = []
+    for name, settings in VOICE_VARIANTS[: max(1, args.voices)]:
+        tts = Synthesizer(None, **settings)
+        tts.load()
+        voices.append((name, tts))
     rows = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for i, q in enumerate(reqs):
+            voice, tts = voices[i % len(voices)]
             lead = np.zeros(SAMPLE_RATE // 2, dtype=np.int16)
             gap = np.zeros(int(SAMPLE_RATE * args.gap_s), dtype=np.int16)
             pieces = [lead]
@@ -246,7 +262,7 @@ def run_spoken(reqs: list[Request], args) -> list[dict]:
             answers = [r for r in recs if not r.get("announcement")]
             last = answers[-1] if answers else {"reply": "", "transcript": ""}
             rows.append({"turns": list(q.turns), "kind": q.kind, "reply": last.get("reply", ""),
-                         "heard": [r.get("transcript", "") for r in answers],
+                         "voice": voice, "heard": [r.get("transcript", "") for r in answers],
                          "tools": [t["name"] for t in last.get("tools", [])],
                          "ms": (last.get("latency_ms") or {}).get("first_audio_out"),
                          "redecoded": (last.get("llm") or {}).get("redecoded", 0),
@@ -263,11 +279,14 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
     print(f"{'kind':<11} {'ok':<3} {'garb':<4} {'tools':<18} request → reply")
     n_ok = n_garbled = 0
     by_kind: dict[str, list[bool]] = {}
+    by_voice: dict[str, list[bool]] = {}  # spoken path: Piper voice variants
     for q, row in zip(reqs, rows, strict=True):
         ok, bad = useful(q, row["reply"]), garbled(row["reply"])
         n_ok += ok
         n_garbled += bad
         by_kind.setdefault(q.kind, []).append(ok)
+        if "voice" in row:
+            by_voice.setdefault(row["voice"], []).append(ok)
         said = " / ".join(q.turns)
         print(f"{q.kind:<11} {'yes' if ok else 'NO':<3} {'X' if bad else '':<4} "
               f"{','.join(row['tools'])[:18]:<18} {said} → {row['reply']}")  # fmt: skip
@@ -284,6 +303,10 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
             f"{k} {sum(v)}/{len(v)} ({100 * sum(v) / len(v):.0f}%)" for k, v in by_kind.items()
         )
     )
+    if by_voice:
+        print(
+            "useful by voice: " + ", ".join(f"{k} {sum(v)}/{len(v)}" for k, v in by_voice.items())
+        )
     return {
         "requests": len(reqs),
         "useful": n_ok,
@@ -293,7 +316,9 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
         "mended": mended,
         "by_kind": {k: f"{sum(v)}/{len(v)}" for k, v in by_kind.items()},
         "by_kind_pct": {k: round(100 * sum(v) / len(v), 1) for k, v in by_kind.items()},
-        "failures": [{"turns": r["turns"], "reply": r["reply"]}
+        "by_voice": {k: f"{sum(v)}/{len(v)}" for k, v in by_voice.items()},
+        "failures": [{"turns": r["turns"], "reply": r["reply"],
+                      **{k: r[k] for k in ("heard", "voice") if k in r}}
                      for q, r in zip(reqs, rows, strict=True) if not useful(q, r["reply"])],
     }  # fmt: skip
 
@@ -351,6 +376,14 @@ def main(argv: list[str] | None = None) -> int:
         help="also run the typed path at commit REF (a git worktree), same requests",
     )
     p.add_argument("--only-kind", default="", help="comma-separated kinds to keep")
+    p.add_argument("--every", type=int, default=1, help="only every Nth request (a subset)")
+    p.add_argument(
+        "--voices",
+        type=int,
+        default=1,
+        choices=(1, 2, 3),
+        help="spoken path: Piper voice variants used in turn (one speaker)",
+    )
     p.add_argument("--limit", type=int, default=0, help="only the first N requests")
     p.add_argument("--gap-s", type=float, default=12.0,
                    help="silence between the turns of a spoken conversation")  # fmt: skip
@@ -365,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     reqs = request_set(name)
     if args.only_kind:
         reqs = [q for q in reqs if q.kind in args.only_kind.split(",")]
-    reqs = reqs[: args.limit or None]
+    reqs = reqs[:: args.every][: args.limit or None]
     result: dict = {"bench": "skills", "set": name, "cpu": _cpu()}
     if args.compare:
         rows = worktree_chat(args.compare, reqs, args)

@@ -1,5 +1,11 @@
-"""Paraphrase set for ``bench/skills.py --set paraphrase``: 200+ everyday requests in wordings the
-demo model's training corpus never used, each with an answer worked out here.
+"""Paraphrase set for ``bench/skills.py --requests paraphrase``: 205 everyday requests in
+wordings the demo model's training corpus never used, each with an answer worked out here.
+
+Eight kinds: clock (time, date, weekday, days until), timer (set, remind, what's left, cancel),
+arithmetic, units (length, weight, volume, temperature), spelling, facts (capitals,
+continents, languages, currencies of the 30 countries of ``training/facts.py``, planets, days
+and months), follow-up (two turns), refusal (weather, news, prices, music, calls, bookings...).
+The same seed gives the same requests; the clock's answers follow the real clock.
 
 How this generator differs from the training corpus's (``training/corpus.py``,
 ``training/skills_tools.py``, ``training/skills_facts.py``):
@@ -11,8 +17,8 @@ How this generator differs from the training corpus's (``training/corpus.py``,
   Kenya") put inside a *frame* that is mostly a statement or a request, not a question: "I need to
   know ...", "Give me ...", "I'd like ...", "... , please", "quick one for you: ...", "could you
   work out ... for me". Politeness and fillers sit mid-sentence or at the end ("ten miles in
-  kilometres, please", "so, like, ..."), and the object often comes first ("the word xylophone,
-  spell it for me", "Mars, tell me where it sits in order from the sun").
+  kilometres, please", "so, ..., if you can"), and the object often comes first ("the word
+  xylophone, spell it for me", "Mars, tell me where it sits in order from the sun").
 - **Vocabulary.** Verbs and nouns the training templates do not use: "figure out", "added
   together", "taken away from", "lots of", "split four ways", "a third of", "double",
   "put ... on the clock", "nudge me", "give me a shout", "kill ... off", "what's left on",
@@ -26,8 +32,10 @@ How this generator differs from the training corpus's (``training/corpus.py``,
   with :class:`fractions.Fraction`, conversions from exact unit definitions (1 mile = 1.609344 km,
   1 lb = 0.45359237 kg, US volumes), calendar sums from :mod:`datetime`, spelled letters from
   the word, facts from ``training/facts.py`` tables (the facts, not the wordings). The expected
-  text follows ``useful()`` in ``bench/skills.py``: numbers in words, "about" dropped, a refusal
-  is expected (``expect == ()``) for what the assistant cannot do.
+  text follows ``useful()`` in ``bench/skills.py``: numbers in words, "about" dropped (an
+  inexact result may be rounded to one decimal fewer than the tools say), a refusal is expected
+  (``expect == ()``) for what the assistant cannot do. Timer requests end with an unscored
+  "cancel all my timers", so no timer outlives its request in the one chat process.
 
 ``tests/test_paraphrases.py`` checks that no request equals a training prompt.
 """

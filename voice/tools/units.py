@@ -185,9 +185,11 @@ def said(unit: str, value: Fraction) -> str:
     return sing if value == 1 else plur
 
 
-def amount(value: Fraction, unit: str) -> str:
-    """A value and its unit as said: "five kilograms", "half a cup", "a third of a mile"."""
-    frac = fraction_words(value)
+def amount(value: Fraction, unit: str, decimal: bool = False) -> str:
+    """A value and its unit as said: "five kilograms", "half a cup", "a third of a mile";
+    ``decimal``: the user said it as a decimal, so it is said back as one ("zero point five
+    feet", as the demo model was trained to repeat it)."""
+    frac = None if decimal else fraction_words(value)
     if frac is None:
         return f"{plain_words(value)} {said(unit, value)}"
     one = said(unit, Fraction(1))
@@ -233,7 +235,8 @@ def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
     try:
         q = ureg.Quantity(float(v), a).to(b)
         out = Fraction(q.magnitude).limit_denominator(10**6)
-        return f"{amount(v, a)} is {number_words(out)} {said(b, out)}", True
+        decimal = bool(re.search(r"\d\.\d|\bpoint\b", str(value)))
+        return f"{amount(v, a, decimal)} is {number_words(out)} {said(b, out)}", True
     except TooLarge:
         return "that number is too large to say", False
     except Exception as e:  # pint's own errors (offsets, dimensionality) as one line

@@ -149,6 +149,15 @@ def _byte_level_tokens(hf, n_vocab: int, eos: int) -> _ByteLevelTokens | None:
     return _ByteLevelTokens(hf, tokens, special, eos)
 
 
+def _string_step(ins: bool, esc: bool, ch: str) -> tuple[bool, bool]:
+    """(inside a JSON string, an escape pending) after one more character of the text."""
+    if esc:
+        return ins, False
+    if ins and ch == "\\":
+        return ins, True
+    return (not ins, False) if ch == '"' else (ins, False)
+
+
 def _common_prefix(a: str, b: str) -> int:
     return len(os.path.commonprefix([a, b]))
 
@@ -371,12 +380,7 @@ class Constraint:
         for t in tokens:
             ins, esc = self._str[-1]
             for ch in self.compiler.text(t):
-                if esc:
-                    esc = False
-                elif ins and ch == "\\":
-                    esc = True
-                elif ch == '"':
-                    ins = not ins
+                ins, esc = _string_step(ins, esc, ch)
             self._str.append((ins, esc))
 
     def rollback(self, n: int) -> None:
@@ -404,12 +408,12 @@ class Constraint:
         """[width] bool: :meth:`allowed`, less the tokens that would put markup inside a JSON
         string (``"}}</tool_call>`` where a value starts, ``<|result|>`` inside one: see
         :meth:`GrammarCompiler.markup`), unless nothing else is allowed."""
-        ok = self.allowed(width)
-        markup = ok & self.compiler.markup(width)
-        for t in markup.nonzero().flatten().tolist():
+        allowed = self.allowed(width)
+        ok = allowed.clone()
+        for t in (ok & self.compiler.markup(width)).nonzero().flatten().tolist():
             if self._markup_in_string(self.compiler.text(t)):
                 ok[t] = False
-        return ok if bool(ok.any()) else self.allowed(width)
+        return ok if bool(ok.any()) else allowed
 
     def _markup_in_string(self, text: str) -> bool:
         ins, esc = self._str[-1]
@@ -418,12 +422,7 @@ class Constraint:
                     text.startswith(("<tool_call>", "</tool_call>"), i)
                     or _CONTROL.match(text, i)):  # fmt: skip
                 return True
-            if esc:
-                esc = False
-            elif ins and ch == "\\":
-                esc = True
-            elif ch == '"':
-                ins = not ins
+            ins, esc = _string_step(ins, esc, ch)
         return False
 
     def closing_token(self) -> int:

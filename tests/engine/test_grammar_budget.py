@@ -11,19 +11,15 @@ from unittest import mock
 
 import jsonschema
 import pytest
-from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
+from tokenizers import AddedToken, Tokenizer
 
 from engine import MODES, Engine, EngineConfig, RequestError, SamplingParams
 from engine.grammar import json_hint
 from engine.grammar_bench import SCHEMAS, schema_format
 from engine.tools import parse_tool_calls, tool_request
 from tests.engine import tiny
+from tests.engine.test_grammar import _byte_level_tokenizer, _run
 
-CORPUS = [
-    '{"answer": "yes", "items": ["a", "b"], "value": 12.5, "done": true, "note": null}',
-    "the capital of france is paris . what is seven times eight ? fifty six",
-    '<tool_call>{"name": "set_timer", "arguments": {"seconds": 300}}</tool_call>',
-]
 # Plain-text added tokens, as in the demo model: the call markup, a merged call opening, a
 # result marker. llguidance's own import took them for control tokens.
 PLAIN_ADDED = ["<tool_call>", "</tool_call>", "<|result|>",
@@ -38,18 +34,12 @@ ASK = [{"role": "user", "content": "hello what is the capital of france"}]
 
 
 def _tokenizer_with_plain_added(folder: Path) -> tuple[int, int]:
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=tiny.SPECIALS,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    tok.train_from_iterator(CORPUS * 4, trainer)
+    """test_grammar's byte-level BPE, with the plain-text added tokens above."""
+    _, mask = _byte_level_tokenizer(folder)
+    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tok.add_tokens([AddedToken(t, special=False, normalized=False) for t in PLAIN_ADDED])
     tok.save(str(folder / "tokenizer.json"))
-    (folder / "tokenizer_config.json").write_text(
-        json.dumps({"chat_template": tiny.CHAT_TEMPLATE, "eos_token": "<|endoftext|>"})
-    )
-    return tok.get_vocab_size(), tok.token_to_id("<|mask|>")
+    return tok.get_vocab_size(), mask
 
 
 @pytest.fixture(scope="module", params=["sdar", "llada"])
@@ -59,15 +49,6 @@ def engine(request, tmp_path_factory) -> Engine:
         tiny.make_checkpoint(folder, request.param, seed=3)
     return Engine.load(EngineConfig(model=str(folder), device="cpu", max_batch_size=8,
                                     max_model_len=512))
-
-
-def _run(eng: Engine, jobs: list[tuple[list[dict], SamplingParams]]) -> list:
-    ids = [eng.add_request(m, p) for m, p in jobs]
-    done = {}
-    while eng.has_work():
-        for r in eng.step().finished:
-            done[r.request_id] = r
-    return [done[i] for i in ids]
 
 
 @pytest.mark.parametrize("mode", MODES)

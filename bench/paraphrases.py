@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.skills import MONTHS, WEEKDAYS, Request, days_until  # noqa: E402
 from training import facts as F  # noqa: E402
-from voice.tools.spoken import int_words, ordinal_words  # noqa: E402
+from words.spoken import int_words, ordinal_words  # noqa: E402
 
 SEED = 26
 KINDS = ("clock", "timer", "arithmetic", "units", "spelling", "facts", "follow-up", "refusal")

@@ -72,3 +72,11 @@ def test_user_facing_errors_and_the_command_line_load_without_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)  # fmt: skip
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_words_sit_below_everything() -> None:
+    """``words`` (numbers said and read) is used by engine, voice and training and imports none
+    of the project: the one copy of spoken numbers, with no loop through it."""
+    project = {"engine", "voice", "kernels", "training", "bench", "web", "words"}
+    for f, mods in imported_modules("words").items():
+        assert not (mods - {"words"}) & project, f

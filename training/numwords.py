@@ -6,15 +6,15 @@ separated by spaces, not hyphens ("fifty six"), and hundreds take "and" ("one hu
 
 from __future__ import annotations
 
-from voice.tools import spoken
-from voice.tools.spoken import ONES, TENS, ordinal_words
+from words import spoken
+from words.spoken import ONES, TENS, ordinal_words
 
 __all__ = ["ONES", "TENS", "capitalize", "int_words", "number_words", "ordinal_words"]
 
 
 def int_words(n: int) -> str:
     """An integer in words, ``-40 → "minus forty"``; |n| < one million (the corpus's range),
-    said as the assistant's tools say it (:func:`voice.tools.spoken.int_words`)."""
+    said as the assistant's tools say it (:func:`words.spoken.int_words`)."""
     if abs(n) >= 1_000_000:
         raise ValueError(f"{n} is too large to say")
     return spoken.int_words(n)

@@ -1,4 +1,4 @@
-"""The one reader of spoken numbers (voice/tools/quantity.py): numbers rendered in every form
+"""The one reader of spoken numbers (words/quantity.py): numbers rendered in every form
 people and Whisper use read back to themselves, and the phrases users said, through the tools."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from voice.tools import Toolbox
 from voice.tools.calculator import Calculator
-from voice.tools.quantity import read_number, read_ordinal, read_quantity, spoken_text
-from voice.tools.spoken import ONES, fraction_words, int_words, ordinal_words
+from words.quantity import read_number, read_ordinal, read_quantity, spoken_text
+from words.spoken import ONES, fraction_words, int_words, ordinal_words
 from voice.tools.timers import parse_duration
 from voice.tools.units import convert, find_unit, unit_at
 

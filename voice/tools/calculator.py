@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from voice.tools.quantity import read_number, spoken_text
-from voice.tools.spoken import SAYABLE, TooLarge, fraction_words, number_words, plain_words
+from words.quantity import read_number, spoken_text
+from words.spoken import SAYABLE, TooLarge, fraction_words, number_words, plain_words
 
 
 class CalcError(ValueError):

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from fractions import Fraction
 
-from voice.tools.quantity import read_number, read_ordinal
-from voice.tools.spoken import int_words, ordinal_words
+from words.quantity import read_number, read_ordinal
+from words.spoken import int_words, ordinal_words
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",

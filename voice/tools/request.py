@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from voice.tools.quantity import read_number, read_quantity, spoken_text
+from words.quantity import read_number, read_quantity, spoken_text
 from voice.tools.timers import parse_duration
 from voice.tools.units import find_unit, read_value, unit_at
 

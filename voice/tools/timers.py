@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from voice.tools.quantity import read_quantity, spoken_text
-from voice.tools.spoken import int_words
+from words.quantity import read_quantity, spoken_text
+from words.spoken import int_words
 from voice.tools.units import find_unit
 
 MAX_SECONDS = 24 * 3600

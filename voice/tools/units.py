@@ -12,8 +12,8 @@ import re
 import threading
 from fractions import Fraction
 
-from voice.tools.quantity import read_number, spoken_text
-from voice.tools.spoken import TooLarge, fraction_words, number_words, plain_words
+from words.quantity import read_number, spoken_text
+from words.spoken import TooLarge, fraction_words, number_words, plain_words
 
 # pint unit → (said singular, said plural, kind, what people call it)
 UNITS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -155,7 +155,7 @@ def find_unit(text: str) -> str | None:
 
 def unit_at(words: list[str], j: int) -> tuple[str, int] | None:
     """The unit named at ``words[j:]`` (the longest name, up to four words) and the index after
-    it, or None; for :func:`voice.tools.spoken.read_quantity`."""
+    it, or None; for :func:`words.spoken.read_quantity`."""
     if j >= len(words) or words[j] in ("a", "an", "the", "in", "to", "of", "into", "and", "is",
                                        "that"):  # fmt: skip
         return None

@@ -1,5 +1,5 @@
 """Numbers as people say them, both ways: ``391 → "three hundred and ninety one"`` and
-``2/3 → "two thirds"``; reading them back is :mod:`voice.tools.quantity`.
+``2/3 → "two thirds"``; reading them back is :mod:`words.quantity`.
 
 The tools answer in words: a TTS voice reads them, and the demo model copies them.
 """

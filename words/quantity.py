@@ -6,7 +6,7 @@ read numbers through here, after :func:`spoken_text`. Speech recognition writes 
 both ("2 million"); people say "a dozen", "half a cup", "an hour and a half", "two fifty", "a
 third of", "minus forty". :func:`read_number` reads a number, :func:`read_ordinal` an ordinal
 ("twenty first", "3rd"), :func:`read_quantity` a number and the unit after it, where "a" and
-"an" count as one ("an ounce", "a mile"). Saying numbers is :mod:`voice.tools.spoken`.
+"an" count as one ("an ounce", "a mile"). Saying numbers is :mod:`words.spoken`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from voice.tools.spoken import ONES, SCALES, TENS, ordinal_words
+from words.spoken import ONES, SCALES, TENS, ordinal_words
 
 U = TypeVar("U")
 

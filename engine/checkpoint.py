@@ -105,6 +105,7 @@ def config_from_hf(hf: dict) -> ModelConfig:
                 block_size=int(hf.get("block_size") or hf.get("bd_size") or (
                     32 if family == "fast_dllm_v2" else 4 if family == "sdar" else 0)),
                 block_align=str(ours.get("block_align", "absolute")),
+                json_from_draft=bool(ours.get("json_from_draft", False)),
                 max_position_embeddings=int(hf.get("max_position_embeddings", 4096)),
             )
     except KeyError as e:
@@ -137,7 +138,7 @@ def hf_config(cfg: ModelConfig) -> dict:
         "eos_token_id": cfg.eos_token_ids[0] if len(cfg.eos_token_ids) == 1 else cfg.eos_token_ids,
         "block_size": cfg.block_size,
         "max_position_embeddings": cfg.max_position_embeddings,
-        "diffvoice": {"block_align": cfg.block_align},
+        "diffvoice": {"block_align": cfg.block_align, "json_from_draft": cfg.json_from_draft},
     }
 
 

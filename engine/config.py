@@ -30,6 +30,10 @@ class EngineConfig:
     # CPU threads for torch: 0 = auto (one for small models, whose steps are too short to
     # share between cores and would contend with speech recognition and synthesis).
     threads: int = 0
+    # Structured replies drafted in prose first and filled from the draft (engine/fill.py):
+    # auto = as the checkpoint says ("diffvoice": {"json_from_draft": true}; the demo model
+    # does), on, or off.
+    json_from_draft: str = "auto"
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or not self.model:
@@ -44,6 +48,8 @@ class EngineConfig:
             raise ValueError("engine.max_batch_size must be between 1 and 256")
         if not isinstance(self.threads, int) or not 0 <= self.threads <= 256:
             raise ValueError("engine.threads must be between 0 and 256")
+        if self.json_from_draft not in ("auto", "on", "off"):
+            raise ValueError("engine.json_from_draft must be auto, on or off")
         if not isinstance(self.max_model_len, int) or not 64 <= self.max_model_len <= 131072:
             raise ValueError("engine.max_model_len must be between 64 and 131072")
 

@@ -21,6 +21,7 @@ import torch
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
 from engine.errors import UserError
+from engine.fill import propose, prose_request
 from engine.grammar import GrammarCompiler, GrammarError, commit_block, json_hint, precommit
 from engine.model import DiffusionLM
 from engine.runner import ModelRunner
@@ -39,6 +40,16 @@ class RequestError(UserError, ValueError):
 class StepOutput:
     deltas: list[TextDelta]
     finished: list[GenerationResult]
+
+
+@dataclass
+class _Drafted:
+    """A structured request waiting for its prose draft (engine/fill.py)."""
+
+    seq: Sequence  # the request itself, queued once its draft is done
+    schema: object
+    question: str
+    fitted: bool  # its budget is the engine's, which may grow to hold the filled reply
 
 
 def pick_device(name: str) -> torch.device:
@@ -67,6 +78,7 @@ class Engine:
         self.waiting: deque[Sequence] = deque()
         self.running: list[Sequence] = []
         self._ids = itertools.count()
+        self._drafts: dict[str, _Drafted] = {}  # draft request id → the request it is for
         self.eos_ids = tokenizer.eos_token_ids or cfg.eos_token_ids
         if not self.eos_ids:
             raise RequestError("the model names no end-of-text token")
@@ -221,19 +233,68 @@ class Engine:
         """Queue a conversation (or raw prompt ids); returns the request id. ``tools`` are
         rendered into the prompt (see engine/tools.py); what the reply may be is ``params``'."""
         params = params or SamplingParams()
+        asked = params
         if messages is not None or prompt_ids is None:
             prompt_ids, truncated_turns, params = self.resolve(messages, params, tools=tools)
         else:
             prompt_ids, _, params = self.resolve(None, params, prompt_ids)
         rid = request_id or f"req-{next(self._ids)}"
-        if any(s.request_id == rid for s in itertools.chain(self.running, self.waiting)):
+        if any(s.request_id == rid for s in itertools.chain(self.running, self.waiting)) or any(
+                d.seq.request_id == rid for d in self._drafts.values()):  # fmt: skip
             raise RequestError(f"request id {rid} is already in use")
         seq = Sequence(
             rid, prompt_ids, params, self.model.cfg, self.eos_ids,
             truncated_turns=truncated_turns, stream=stream, constraint=self._constraint(params),
         )
-        self.waiting.append(seq)
+        draft = self._draft_for(seq, messages, tools, fitted=asked.fit_budget)
+        self.waiting.append(draft or seq)
         return rid
+
+    # --- structured replies from a prose draft (engine/fill.py) ---------------------------
+    def drafts_json(self) -> bool:
+        """Whether JSON-schema replies are drafted in prose first (``json_from_draft``)."""
+        mode = self.config.json_from_draft
+        return mode == "on" or (mode == "auto" and self.model.cfg.json_from_draft)
+
+    def _draft_for(self, seq: Sequence, messages, tools, fitted: bool) -> Sequence | None:
+        """The draft sequence a JSON-schema request waits for, or None (no draft wanted)."""
+        rf = seq.params.response_format
+        if messages is None or rf is None or rf["type"] != "json_schema" or not self.drafts_json():
+            return None
+        p = dataclasses.replace(
+            seq.params, response_format=None, fit_budget=False,
+            max_new_tokens=min(seq.params.max_new_tokens, self.typical_reply_tokens(seq.params)),
+        )
+        prose = prose_request(normalize_messages(messages))
+        try:
+            ids, _ = self.prepare_prompt(prose, p, tools)
+        except RequestError:  # the request itself fits; decode it without a draft
+            return None
+        last = prose[-1]
+        question = last["content"] if last["role"] == "user" else ""
+        draft = Sequence(f"{seq.request_id}#draft", ids, p, self.model.cfg, self.eos_ids)
+        self._drafts[draft.request_id] = _Drafted(seq, rf["json_schema"]["schema"], question,
+                                                  fitted)
+        return draft
+
+    def _drafted(self, draft: Sequence, failed: bool = False) -> None:
+        """A draft is done: offer its filled reply to the request, which joins the queue with
+        the draft's forward passes and start time counted as its own."""
+        d = self._drafts.pop(draft.request_id)
+        seq = d.seq
+        text = "" if failed else propose(d.schema, d.question, draft.text(self.tokenizer.decode))
+        if seq.constraint is not None:
+            n = len(self.grammar.encode(text)) + seq.constraint.cost_hint
+            if n > seq.params.max_new_tokens and d.fitted:  # the engine's budget: grow it
+                p = dataclasses.replace(seq.params, max_new_tokens=n)
+                if positions_needed(self.model.cfg, p, seq.prompt_len) <= self.max_len:
+                    seq = Sequence(seq.request_id, seq.prompt_ids, p, self.model.cfg,
+                                   self.eos_ids, truncated_turns=seq.truncated_turns,
+                                   stream=seq.stream, constraint=seq.constraint)
+            if n <= seq.params.max_new_tokens:  # what the draft does not give closes short
+                seq.constraint.propose(text, close=not failed)
+        seq.nfe, seq.t_start = draft.nfe, draft.t_start
+        self.waiting.appendleft(seq)
 
     def _constraint(self, params: SamplingParams):
         if not params.constrained:
@@ -245,6 +306,11 @@ class Engine:
 
     def abort(self, request_id: str) -> GenerationResult | None:
         """Stop a request now and free its cache slot; returns its partial result."""
+        for did, d in list(self._drafts.items()):
+            if d.seq.request_id == request_id:
+                self.abort(did)
+                self._drafts.pop(did, None)
+                return d.seq.result(self.tokenizer.decode, reason="abort")
         for seq in list(self.running):
             if seq.request_id == request_id:
                 self.running.remove(seq)
@@ -268,7 +334,8 @@ class Engine:
         while self.waiting and self.free_slots:
             seq = self.waiting.popleft()
             seq.slot = self.free_slots.pop(0)
-            seq.t_start = time.perf_counter()
+            if not seq.nfe:  # one that ran a draft started with it
+                seq.t_start = time.perf_counter()
             self.running.append(seq)
 
     # --- one step ---------------------------------------------------------------------------
@@ -308,6 +375,9 @@ class Engine:
             if (e := failed.get(seq.request_id)) is not None:
                 self.running.remove(seq)
                 self._release(seq)
+                if seq.request_id in self._drafts:  # the request goes on without a draft
+                    self._drafted(seq, failed=True)
+                    continue
                 msg = f"{type(e).__name__}: {e}"
                 finished.append(seq.result(self.tokenizer.decode, reason="error", error=msg))
                 continue
@@ -318,7 +388,10 @@ class Engine:
             if seq.finished:
                 self.running.remove(seq)
                 self._release(seq)
-                finished.append(seq.result(self.tokenizer.decode))
+                if seq.request_id in self._drafts:
+                    self._drafted(seq)
+                else:
+                    finished.append(seq.result(self.tokenizer.decode))
         return StepOutput(deltas, finished)
 
     def _forward_and_commit(self, seqs: list[Sequence]) -> None:

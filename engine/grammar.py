@@ -289,6 +289,10 @@ class GrammarCompiler:
             t = self._texts[token] = self._hf.decode([token])
         return t
 
+    def encode(self, text: str) -> list[int]:
+        """Token ids for plain text (no special tokens)."""
+        return list(self._hf.encode(text, add_special_tokens=False))
+
     def shortest_reply(self, params: SamplingParams) -> int:
         """Tokens the grammar's shortest reply takes (the closing play-out from the start;
         ``_CLOSE_CAP`` or more when it cannot close). Raises :class:`GrammarError`."""
@@ -343,6 +347,9 @@ class Constraint:
         self.matcher, self.compiler = matcher, compiler
         self.cost_hint = cost_hint  # the last closing_cost measured
         self._str: list[tuple[bool, bool]] = [(False, False)]  # (in string, escape) per token
+        self._said: list[str] = []  # each committed token's text
+        self.proposal = ""  # a reply to commit where the grammar accepts it (engine/fill.py)
+        self._close = self._closing = False  # close where the proposal ends; closing now
 
     @property
     def done(self) -> bool:
@@ -372,21 +379,56 @@ class Constraint:
             ok = self.allowed(self.compiler.vocab_size)
             if any(t < ok.shape[0] and ok[t] for t in longer[ff[0]]):
                 return []
-        return ff
+        return ff or self._proposed()
+
+    def propose(self, text: str, close: bool = False) -> None:
+        """Offer a reply (a whole one, or its start): :meth:`forced` then returns its tokens
+        from the committed text on, as far as the grammar accepts them, and end-of-text once
+        it is whole. The offer lapses where the reply leaves it. ``close``: where the offer
+        ends short of a whole reply, close it the shortest way (``""``, ``0``, brackets) rather
+        than leave the rest to the model — for a model that writes no JSON values of its own."""
+        self.proposal, self._close = text, close
+
+    def _proposed(self) -> list[int]:
+        if self._closing:
+            return [self.closing_token()]
+        if not self.proposal and not self._close:
+            return []
+        said = "".join(self._said)
+        if not self.proposal.startswith(said):
+            self.proposal = ""
+            return []
+        rest = self.proposal[len(said):]
+        if not rest:
+            self.proposal = ""
+            if self._close:
+                self._closing = True
+                return [self.closing_token()]
+            eos = self.compiler.eos_ids[0]
+            accepting = self.matcher.is_accepting() and not self.matcher.is_stopped()
+            return [eos] if accepting and self.matcher.validate_tokens([eos]) == 1 else []
+        toks = self.compiler.encode(rest)
+        k = self.matcher.validate_tokens(toks)
+        if k < len(toks):  # the grammar stops the offer here; the model goes on from it
+            self.proposal = said + "".join(self.compiler.text(t) for t in toks[:k])
+        return toks[:k]
 
     def consume(self, tokens: list[int]) -> None:
         if tokens and not self.matcher.consume_tokens(tokens):
             raise RuntimeError(f"grammar rejected committed tokens: {self.matcher.get_error()}")
         for t in tokens:
             ins, esc = self._str[-1]
-            for ch in self.compiler.text(t):
+            text = self.compiler.text(t)
+            for ch in text:
                 ins, esc = _string_step(ins, esc, ch)
             self._str.append((ins, esc))
+            self._said.append(text)
 
     def rollback(self, n: int) -> None:
         if n:
             self.matcher.rollback(n)
             del self._str[-n:]
+            del self._said[-n:]
 
     def allowed(self, width: int) -> torch.Tensor:
         """[width] bool: tokens the grammar allows next."""
@@ -494,14 +536,17 @@ def precommit(seq) -> int:
     if c.done:
         _fill_end(seq, c.compiler.eos_ids[0])
         return 0
-    room = seq.reply_limit - _frontier(seq)
-    ff = c.forced()[:room]
-    if ff:
+    n = 0
+    while not c.done:  # forced tokens, then a proposal's, then forced ones after it ...
+        ff = c.forced()[: seq.reply_limit - _frontier(seq)]
+        if not ff:
+            break
         c.consume(ff)
         _commit_run(seq, ff)
+        n += len(ff)
     if c.done:
         _fill_end(seq, c.compiler.eos_ids[0])
-    return len(ff)
+    return n
 
 
 def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -> None:
@@ -559,9 +604,11 @@ def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -
         c.consume([tok])
         _commit_run(seq, [tok])
         taken += 1
-        ff = c.forced()[: seq.reply_limit - _frontier(seq)]
-        ff = ff[: max(0, e - _frontier(seq))]  # forced tokens past the block wait for precommit
-        if ff:
+        while not c.done:
+            ff = c.forced()[: seq.reply_limit - _frontier(seq)]
+            ff = ff[: max(0, e - _frontier(seq))]  # tokens past the block wait for precommit
+            if not ff:
+                break
             c.consume(ff)
             _commit_run(seq, ff)
         if tok in c.compiler.eos_ids:

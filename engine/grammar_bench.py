@@ -19,6 +19,9 @@ validated, ended ``stop``) and right. Three prompt sets:
 - ``json``: :data:`LABELLED`, questions with a schema each and the answer its fields must hold;
   free runs the question as plain chat, constrained with the schema and the fitted budget, as
   an API request without ``max_tokens``; right = fields holding the labelled answer.
+- ``json-heldout``: the same for ``engine/json_heldout.py``, written by someone who had not
+  seen the filling code (engine/fill.py) nor :data:`LABELLED`: other wordings, key names,
+  typos, JSON named in a third of the questions, enums and three-field objects.
 
 A table goes to stdout, progress to stderr, and the last line is one JSON object.
 """
@@ -31,6 +34,7 @@ import time
 from collections.abc import Sequence
 
 from engine.engine import RequestError
+from engine.json_heldout import HELD_OUT
 from engine.sampling import SamplingParams
 from engine.tools import normalize_tools, parse_tool_calls, tool_request
 
@@ -261,31 +265,55 @@ def run(llm, modes: Sequence[str], max_new_tokens: int = 48, threshold: float = 
             right += ok and calls[0]["function"]["name"] == want
         row.update(valid=valid, n=len(con), right=right)
         report[f"tools/{mode}"] = row
-        progress(f"json/{mode}")
-        qs = [q for q, _, _ in LABELLED]
-        free = _run(llm, qs, p)
-        con = [
-            llm.chat([{"role": "user", "content": q}], SamplingParams(**{
-                **fit.__dict__, "response_format": {"type": "json_schema", "json_schema": {
-                    "name": "answer", "schema": schema, "strict": True}}}))
-            for q, schema, _ in LABELLED
-        ]
-        row = _pair(free, con)
-        valid = fields = fields_right = 0
-        for r, (_, schema, want) in zip(con, LABELLED, strict=True):
-            try:
-                value = json.loads(r.text)
-            except ValueError:
-                value = None
-            ok = value is not None and r.finish_reason == "stop" and _valid(value, schema)
-            valid += ok
-            for k, v in want.items():
-                fields += 1
-                fields_right += ok and _field_right(value.get(k), v)
-        row.update(valid=valid, n=len(con), fields=fields, fields_right=fields_right,
-                   examples=[r.text for r in con[:4]])
-        report[f"json/{mode}"] = row
+        for name, labelled in (("json", LABELLED), ("json-heldout", HELD_OUT)):
+            progress(f"{name}/{mode}")
+            report[f"{name}/{mode}"] = _labelled_row(llm, labelled, p, fit)
     return report
+
+
+def _labelled_row(llm, labelled, p: SamplingParams, fit: SamplingParams) -> dict:
+    """Free and constrained replies to a labelled JSON set; valid replies and right fields."""
+    free = _run(llm, [q for q, _, _ in labelled], p)
+    con = [
+        llm.chat([{"role": "user", "content": q}], SamplingParams(**{
+            **fit.__dict__, "response_format": {"type": "json_schema", "json_schema": {
+                "name": "answer", "schema": schema, "strict": True}}}))
+        for q, schema, _ in labelled
+    ]
+    row = _pair(free, con)
+    valid = fields = fields_right = known = known_right = 0
+    misses = []
+    for r, f, (q, schema, want) in zip(con, free, labelled, strict=True):
+        try:
+            value = json.loads(r.text)
+        except ValueError:
+            value = None
+        ok = value is not None and r.finish_reason == "stop" and _valid(value, schema)
+        valid += ok
+        for k, v in want.items():
+            fields += 1
+            right = ok and _field_right(value.get(k), v)
+            fields_right += right
+            said = _says(f.text, v)  # the model's plain answer holds it
+            known += said
+            known_right += said and right
+            if not right:
+                misses.append(f"{q!r}: {r.text} (free: {f.text!r})")
+    row.update(valid=valid, n=len(con), fields=fields, fields_right=fields_right,
+               known=known, known_right=known_right, examples=[r.text for r in con[:4]],
+               misses=misses)
+    return row
+
+
+def _says(text: str, want: object) -> bool:
+    """Whether a plain reply says the labelled answer (a number in digits or words)."""
+    if isinstance(want, str):
+        return want.lower() in text.lower()
+    from words.quantity import read_number, spoken_text
+
+    words = spoken_text(text).replace(".", " ").replace(",", " ").split()
+    return any((n := read_number(words, i)) is not None and n[0] == want
+               for i in range(len(words)))
 
 
 def _pair(free: list, con: list) -> dict:
@@ -297,19 +325,21 @@ def _pair(free: list, con: list) -> dict:
 
 def format_table(report: dict) -> str:
     head = (f"{'set/mode':<20}{'free tok/fwd':>13}{'constr tok/fwd':>15}{'ratio':>7}"
-            f"{'free ms':>9}{'constr ms':>10}{'valid':>8}{'right':>8}")
+            f"{'free ms':>9}{'constr ms':>10}{'valid':>8}{'right':>8}{'said':>8}")
     lines = [head, "-" * len(head)]
     for k, v in report.items():
         valid = f"{v['valid']}/{v['n']}" if "valid" in v else "-"
         if "fields" in v:
             right = f"{v['fields_right']}/{v['fields']}"
+            said = f"{v['known_right']}/{v['known']}"
         else:
             right = f"{v['right']}/{v['n']}" if "right" in v else "-"
+            said = "-"
         lines.append(
             f"{k:<20}{v['free']['tokens_per_forward']:>13.2f}"
             f"{v['constrained']['tokens_per_forward']:>15.2f}{v['ratio']:>7.2f}"
             f"{v['free']['ms_per_reply']:>9.1f}{v['constrained']['ms_per_reply']:>10.1f}"
-            f"{valid:>8}{right:>8}"
+            f"{valid:>8}{right:>8}{said:>8}"
         )
     return "\n".join(lines)
 
@@ -322,9 +352,11 @@ def main(llm, modes: Sequence[str], max_new_tokens: int, threshold: float, setup
     report = run(llm, ["reference", *modes], max_new_tokens, threshold, progress)
     print(format_table(report))
     print("valid: constrained replies that parse, validate and end 'stop'; right: tool calls "
-          "naming the expected tool, JSON fields holding the labelled answer")
+          "naming the expected tool, JSON fields holding the labelled answer; said: of the "
+          "fields whose answer the model's plain reply says, those the JSON holds")
     structured = [v for v in report.values() if "valid" in v]
-    ratios = [v["ratio"] for v in report.values()]
+    ratios = [v["ratio"] for k, v in report.items() if not k.startswith("json-heldout")]
+    held = [v for k, v in report.items() if k.startswith("json-heldout")]
     fields = sum(v.get("fields", 0) for v in structured)
     summary = {
         "min_ratio": min(ratios), "mean_ratio": round(sum(ratios) / len(ratios), 3),
@@ -333,6 +365,12 @@ def main(llm, modes: Sequence[str], max_new_tokens: int, threshold: float, setup
                           / max(1, sum(v["n"] for v in structured)), 4),
         "field_accuracy": round(sum(v.get("fields_right", 0) for v in structured)
                                 / max(1, fields), 4),
+        "field_accuracy_when_said": round(
+            sum(v.get("known_right", 0) for v in structured)
+            / max(1, sum(v.get("known", 0) for v in structured)), 4),
+        "heldout_min_ratio": min((v["ratio"] for v in held), default=None),
+        "heldout_field_accuracy": round(sum(v["fields_right"] for v in held)
+                                        / max(1, sum(v["fields"] for v in held)), 4),
         "tool_accuracy": round(sum(v.get("right", 0) for v in structured if "right" in v)
                                / max(1, sum(v["n"] for v in structured if "right" in v)), 4),
         "seconds": round(time.perf_counter() - t0, 1),

@@ -51,6 +51,8 @@ class ModelConfig:
     # block and reply blocks start right after it (the bundled demo model).
     block_size: int = 0
     block_align: str = "absolute"
+    # The model answers structured requests best from a prose draft (engine/fill.py).
+    json_from_draft: bool = False
     max_position_embeddings: int = 4096
 
     def __post_init__(self) -> None:

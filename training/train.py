@@ -135,6 +135,7 @@ class TrainConfig:
             eos_token_ids=[tok.token_to_id(EOS)],
             block_size=self.block_size,
             block_align="prompt",
+            json_from_draft=True,  # values in prose, then filled into JSON (engine/fill.py)
             max_position_embeddings=512,
         )
 

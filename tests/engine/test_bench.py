@@ -140,7 +140,7 @@ def test_constrained_bench_on_the_demo_model(capsys):
     out = capsys.readouterr().out.strip().splitlines()
     data = json.loads(out[-1])
     rows = data["constrained"]
-    assert set(rows) == {f"{s}/{m}" for s in ("text", "tools", "json")
+    assert set(rows) == {f"{s}/{m}" for s in ("text", "tools", "json", "json-heldout")
                          for m in ("reference", "cache")}
     for name, row in rows.items():
         if not name.startswith("text/"):
@@ -148,3 +148,6 @@ def test_constrained_bench_on_the_demo_model(capsys):
     s = data["summary"]
     assert s["validity"] == 1.0 and s["target"] == 0.9
     assert 0.0 <= s["field_accuracy"] <= 1.0 and 0.0 <= s["tool_accuracy"] <= 1.0
+    # filled from its prose draft, a field holds what the model's plain reply says
+    assert s["field_accuracy_when_said"] == 1.0
+    assert rows["json/cache"]["known"] > 0 and rows["json-heldout/cache"]["known"] > 0

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from voice.tools import Toolbox
 from voice.tools.calculator import Calculator
-from words.quantity import read_number, read_ordinal, read_quantity, spoken_text
-from words.spoken import ONES, fraction_words, int_words, ordinal_words
 from voice.tools.timers import parse_duration
 from voice.tools.units import convert, find_unit, unit_at
+from words.quantity import read_number, read_ordinal, read_quantity, spoken_text
+from words.spoken import ONES, fraction_words, int_words, ordinal_words
 
 
 def _reads(text: str, value, *, alone: bool = False) -> None:

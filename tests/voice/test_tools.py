@@ -14,11 +14,11 @@ import pytest
 from voice.tools import TOOL_NAMES, TOOL_SPECS, Toolbox, answer, tool_messages
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock, parse_date
-from words.quantity import read_number
 from voice.tools.spell import spell
-from words.spoken import int_words, number_words
 from voice.tools.timers import Timers, parse_duration
 from voice.tools.units import convert
+from words.quantity import read_number
+from words.spoken import int_words, number_words
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from words.quantity import read_number, read_quantity, spoken_text
 from voice.tools.timers import parse_duration
 from voice.tools.units import find_unit, read_value, unit_at
+from words.quantity import read_number, read_quantity, spoken_text
 
 _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "alright",
             "please", "pls", "diffvoice"}  # fmt: skip

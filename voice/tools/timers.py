@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from voice.tools.units import find_unit
 from words.quantity import read_quantity, spoken_text
 from words.spoken import int_words
-from voice.tools.units import find_unit
 
 MAX_SECONDS = 24 * 3600
 MAX_TIMERS = 20

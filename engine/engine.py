@@ -43,6 +43,15 @@ class StepOutput:
 
 
 @dataclass
+class DraftPrompt:
+    """What a JSON-schema request's prose draft decodes (:meth:`Engine.draft_prompt`)."""
+
+    prompt_ids: list[int]
+    question: str  # the last user message, less its words about the format
+    fitted: bool  # the request's budget is the engine's (no max_tokens from the caller)
+
+
+@dataclass
 class _Drafted:
     """A structured request waiting for its prose draft (engine/fill.py)."""
 
@@ -229,11 +238,15 @@ class Engine:
         stream: bool = False,
         truncated_turns: int = 0,
         tools: list[dict] | None = None,
+        draft: DraftPrompt | None = None,
     ) -> str:
         """Queue a conversation (or raw prompt ids); returns the request id. ``tools`` are
-        rendered into the prompt (see engine/tools.py); what the reply may be is ``params``'."""
+        rendered into the prompt (see engine/tools.py); what the reply may be is ``params``'.
+        ``draft``: the prose draft a JSON-schema request waits for, when the caller tokenised
+        the request itself (from :meth:`draft_prompt`); a conversation finds its own."""
         params = params or SamplingParams()
-        asked = params
+        if messages is not None:
+            draft = self.draft_prompt(messages, params, tools)
         if messages is not None or prompt_ids is None:
             prompt_ids, truncated_turns, params = self.resolve(messages, params, tools=tools)
         else:
@@ -246,8 +259,14 @@ class Engine:
             rid, prompt_ids, params, self.model.cfg, self.eos_ids,
             truncated_turns=truncated_turns, stream=stream, constraint=self._constraint(params),
         )
-        draft = self._draft_for(seq, messages, tools, fitted=asked.fit_budget)
-        self.waiting.append(draft or seq)
+        if draft is not None and seq.constraint is not None:
+            p = dataclasses.replace(self._draft_params(params), max_new_tokens=min(
+                params.max_new_tokens, self.typical_reply_tokens(params)))
+            first = Sequence(f"{rid}#draft", draft.prompt_ids, p, self.model.cfg, self.eos_ids)
+            self._drafts[first.request_id] = _Drafted(
+                seq, params.response_format["json_schema"]["schema"], draft.question, draft.fitted)
+            seq = first
+        self.waiting.append(seq)
         return rid
 
     # --- structured replies from a prose draft (engine/fill.py) ---------------------------
@@ -256,26 +275,29 @@ class Engine:
         mode = self.config.json_from_draft
         return mode == "on" or (mode == "auto" and self.model.cfg.json_from_draft)
 
-    def _draft_for(self, seq: Sequence, messages, tools, fitted: bool) -> Sequence | None:
-        """The draft sequence a JSON-schema request waits for, or None (no draft wanted)."""
-        rf = seq.params.response_format
+    @staticmethod
+    def _draft_params(params: SamplingParams) -> SamplingParams:
+        return dataclasses.replace(params, response_format=None, fit_budget=False)
+
+    def draft_prompt(
+        self, messages: list[dict] | None, params: SamplingParams, tools=None
+    ) -> DraftPrompt | None:
+        """The prose draft a JSON-schema request waits for (the request's own ``params``, as
+        the caller sent them), or None: no schema, no drafting model, or no room. The draft
+        answers the conversation less its words about JSON. Thread-safe."""
+        rf = params.response_format
         if messages is None or rf is None or rf["type"] != "json_schema" or not self.drafts_json():
             return None
-        p = dataclasses.replace(
-            seq.params, response_format=None, fit_budget=False,
-            max_new_tokens=min(seq.params.max_new_tokens, self.typical_reply_tokens(seq.params)),
-        )
-        prose = prose_request(normalize_messages(messages))
+        p = dataclasses.replace(self._draft_params(params), max_new_tokens=min(
+            params.max_new_tokens, self.typical_reply_tokens(params)))
         try:
+            prose = prose_request(normalize_messages(messages))
             ids, _ = self.prepare_prompt(prose, p, tools)
-        except RequestError:  # the request itself fits; decode it without a draft
+        except (RequestError, ToolFormatError):  # the request says why, when it is queued
             return None
         last = prose[-1]
         question = last["content"] if last["role"] == "user" else ""
-        draft = Sequence(f"{seq.request_id}#draft", ids, p, self.model.cfg, self.eos_ids)
-        self._drafts[draft.request_id] = _Drafted(seq, rf["json_schema"]["schema"], question,
-                                                  fitted)
-        return draft
+        return DraftPrompt(ids, question, params.fit_budget)
 
     def _drafted(self, draft: Sequence, failed: bool = False) -> None:
         """A draft is done: offer its filled reply to the request, which joins the queue with

@@ -15,7 +15,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 
-from engine.engine import Engine, RequestError
+from engine.engine import DraftPrompt, Engine, RequestError
 from engine.sampling import SamplingParams
 from engine.sequence import GenerationResult, TextDelta
 
@@ -68,7 +68,10 @@ class EngineWorker:
         self._wake = threading.Condition(self._lock)
         self._handles: dict[str, RequestHandle] = {}
         self._aborts: list[str] = []
-        self._pending: list[tuple[str, list[int], SamplingParams, bool, int]] = []
+        # (id, prompt ids, params, stream, dropped turns, the prose draft it waits for)
+        self._pending: list[
+            tuple[str, list[int], SamplingParams, bool, int, DraftPrompt | None]
+        ] = []
         self._ids = itertools.count()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="diffvoice-engine", daemon=True)
@@ -93,6 +96,7 @@ class EngineWorker:
         bad requests raise :class:`RequestError` here, synchronously."""
         params = params or SamplingParams()
         # tokenising off the engine thread
+        draft = self.engine.draft_prompt(messages, params, tools)
         ids, dropped, params = self.engine.resolve(messages, params, prompt_ids, tools=tools)
         with self._lock:
             if self._stop:
@@ -102,7 +106,7 @@ class EngineWorker:
                 raise RequestError(f"request id {rid} is already in use")
             handle = RequestHandle(rid, on_event)
             self._handles[rid] = handle
-            self._pending.append((rid, ids, params, stream, dropped))
+            self._pending.append((rid, ids, params, stream, dropped, draft))
             self._wake.notify()
         return handle
 
@@ -135,11 +139,11 @@ class EngineWorker:
                 ):
                     self._wake.wait()
                 done: list[tuple[RequestHandle, Event]] = []
-                for rid, ids, params, stream, dropped in self._pending:
+                for rid, ids, params, stream, dropped, draft in self._pending:
                     try:
                         self.engine.add_request(
                             prompt_ids=ids, params=params, request_id=rid, stream=stream,
-                            truncated_turns=dropped,
+                            truncated_turns=dropped, draft=draft,
                         )
                     except Exception as e:  # answer this request; keep serving the others
                         h = self._handles.pop(rid, None)

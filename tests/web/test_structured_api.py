@@ -152,6 +152,24 @@ def test_parse_with_default_settings(client, model, question):
     assert r.usage.completion_tokens > 0
 
 
+@pytest.mark.parametrize(("model", "question", "format_words", "want"), [
+    (City, "What is the capital of France?", " Answer in JSON.", {"city": "Paris"}),
+    (Sum, "What is seven plus eight?", "", {"result": 15}),
+])
+def test_fields_hold_what_the_model_says(client, model, question, format_words, want):
+    """The demo model drafts its answer in prose and the server fills the schema from it
+    (engine/fill.py): the city is the city and the sum is the sum, as it says them in chat
+    (the words asking for JSON are the grammar's business, not the draft's)."""
+    said = client.chat.completions.create(
+        model="demo", messages=[{"role": "user", "content": question}]).choices[0].message.content
+    r = client.chat.completions.parse(
+        model="demo", messages=[{"role": "user", "content": question + format_words}],
+        response_format=model)
+    assert r.choices[0].message.parsed.model_dump() == want, said
+    for v in want.values():  # ... which its plain reply says too, in words or digits
+        assert str(v) in said or {15: "fifteen"}.get(v, "?") in said.lower()
+
+
 class Trip(BaseModel):
     """Longer than one of the demo model's 32-token reply blocks at its shortest."""
 

@@ -250,6 +250,14 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_wyoming(args) -> int:
+    from voice.wyoming import serve_wyoming
+
+    cfg = _load(args)
+    serve_wyoming(cfg, host=args.host, port=args.port, progress=_progress)
+    return 0
+
+
 def cmd_bench(args, rest: list[str]) -> int:
     from engine.bench import main as bench_main
 
@@ -342,6 +350,16 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--llm-url", default=None,
                     help="use an OpenAI-compatible endpoint for replies instead of the engine")
 
+    w = sub.add_parser(
+        "wyoming", help="Home Assistant's Wyoming protocol: asr, tts and handle on one port"
+    )
+    _common(w)
+    w.add_argument("--host", default=None,
+                   help="default 127.0.0.1; 0.0.0.0 for Home Assistant on another machine")
+    w.add_argument("--port", type=int, default=None, help="default 10300")
+    w.add_argument("--llm-url", default=None,
+                   help="use an OpenAI-compatible endpoint for replies instead of the engine")
+
     e = sub.add_parser("eval", help="held-out accuracy of a model on the demo domain")
     _common(e)
     e.add_argument("--model", default=None)
@@ -364,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             "chat": cmd_chat,
             "api": cmd_api,
             "serve": cmd_serve,
+            "wyoming": cmd_wyoming,
             "train": cmd_train,
             "eval": cmd_eval,
         }[args.command](args)

@@ -73,11 +73,13 @@ def describe(models: Any) -> Info:
     """What this server offers: one program per service, in Wyoming's terms."""
     tts = models.tts
     rate = getattr(tts, "sample_rate", None)
+    asr = models.cfg.asr
+    whisper = asr.url or ("whisper tiny.en (bundled)" if asr.model == "bundled" else asr.model)
     return Info(
         asr=[AsrProgram(
             name="diffvoice-whisper", description="Whisper (faster-whisper) in diffvoice",
             attribution=_ATTRIBUTION, installed=True, version=None,
-            models=[AsrModel(name=str(getattr(models.asr, "model_spec", "whisper")),
+            models=[AsrModel(name=str(whisper),
                              description="Whisper", attribution=_ATTRIBUTION, installed=True,
                              version=None, languages=["en"])],
         )],

@@ -210,3 +210,27 @@ def test_a_full_server_says_so_and_a_vanished_client_frees_its_slot(port):
     refused, closed = _run(go())
     assert refused is not None and Error.from_event(refused).code == "server-full"
     assert closed is None
+
+
+def test_wyoming_bench_an_outside_client_measures_it(port, tmp_path):
+    """wyoming-bench (not ours) synthesises with diffvoice's Piper, non-streaming and streaming,
+    then transcribes what it made with diffvoice's Whisper: every request succeeds."""
+    bench = [sys.executable, "-m", "wyoming_bench.cli"]
+    server = f"127.0.0.1:{port}"
+    tts = subprocess.run([*bench, "tts", server, "--rounds", "1", "--warmup", "0",
+                          "--texts", "Turn on the kitchen lights. It is getting dark."],
+                         capture_output=True, text=True, timeout=300)
+    assert tts.returncode == 0, tts.stdout + tts.stderr
+    assert re.findall(r"\[(\w+)\] ok=(\d+) fail=(\d+)", tts.stdout) == [
+        ("non_streaming", "1", "0"), ("streaming", "1", "0")], tts.stdout
+    corpus = tmp_path / "corpus"
+    gen = subprocess.run([*bench, "generate-corpus", server, "--out", str(corpus), "--texts",
+                          "What time is it in Tokyo?", "Set a timer for ten minutes."],
+                         capture_output=True, text=True, timeout=300)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    stt = subprocess.run([*bench, "stt", server, "--corpus", str(corpus), "--rounds", "1",
+                          "--warmup", "0"], capture_output=True, text=True, timeout=300)
+    assert stt.returncode == 0, stt.stdout + stt.stderr
+    assert "[non_streaming] ok=2 fail=0" in stt.stdout, stt.stdout
+    wer = float(re.search(r"WER=([\d.]+)%", stt.stdout).group(1))
+    assert wer <= 20.0, stt.stdout  # two short Piper-voiced sentences, Whisper tiny.en

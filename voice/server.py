@@ -24,6 +24,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote
 
 import uvicorn
@@ -223,6 +224,8 @@ class VoiceServer:
             )
         self.text = text
         self.sessions: dict[str, Session] = {}
+        self.calls: dict[str, Any] = {}  # WebRTC calls by id (voice/webrtc.py PeerTransport)
+        self._call_tasks: set[asyncio.Task] = set()
         self._per_client: Counter[str] = Counter()
         self._uvicorn: uvicorn.Server | None = None
         self._task: asyncio.Task | None = None
@@ -250,6 +253,9 @@ class VoiceServer:
                 Route("/v1/audio/transcriptions", _api("POST", lambda r: transcriptions(m, r)),
                       methods=_ALL),
                 Route("/v1/audio/speech", _api("POST", lambda r: speech(m, r, limit)),
+                      methods=_ALL),
+                Route("/v1/realtime/calls", _api("POST", self._call), methods=_ALL),
+                Route("/v1/realtime/calls/{call_id}/hangup", _api("POST", self._hangup),
                       methods=_ALL),
             ]
         routes.append(
@@ -312,7 +318,7 @@ class VoiceServer:
         return Response(b"" if request.method == "HEAD" else body, 200, headers)
 
     # --- one websocket session --------------------------------------------------------------
-    def admit(self, ws: WebSocket) -> Denied | None:
+    def admit(self, ws: WebSocket | Request) -> Denied | None:
         """Whether one more session may open (in all, and from this client's address)."""
         s = self.cfg.server
         if len(self.sessions) >= s.max_sessions:
@@ -337,23 +343,72 @@ class VoiceServer:
             resp = _error_response(ws.url.path, refused.status, str(refused))
             return await ws.send_denial_response(resp)
         await ws.accept()
-        transport: WebSocketTransport | RealtimeTransport = WebSocketTransport(ws)
+        transport: Any = WebSocketTransport(ws)
         if realtime:
-            name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
-            asr = self.models.asr
+            transport = self._realtime_transport(transport, ws.query_params.get("model"))
+        await self._converse(transport, ws.client.host if ws.client else "", ws.client)
 
-            async def transcribe(audio):  # on the session's own share of the workers
-                return await session.pipe.jobs.run(asr.transcribe, audio)
+    def _realtime_transport(self, link: Any, model: str | None) -> RealtimeTransport:
+        """The Realtime API over ``link`` (a websocket, or a WebRTC call's peer)."""
+        assert self.models is not None
+        name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
+        asr = self.models.asr
+        holder: list[Session] = []
 
-            transport = RealtimeTransport(
-                transport, transcribe, ws.query_params.get("model") or name,
-                set_instructions=lambda text: _instruct(session, text),
-            )
+        async def transcribe(audio):  # on the session's own share of the workers
+            return await holder[0].pipe.jobs.run(asr.transcribe, audio)
+
+        transport = RealtimeTransport(
+            link, transcribe, model or name,
+            set_instructions=lambda text: _instruct(holder[0], text),
+        )
+        transport.holder = holder  # the session, once it exists (see _converse)
+        return transport
+
+    async def _call(self, request: Request) -> Response:
+        """``POST /v1/realtime/calls``: a WebRTC offer in, the SDP answer out (voice/webrtc.py);
+        the call is a Realtime session until the peer connection closes."""
+        from voice.webrtc import CallError, PeerTransport, read_offer
+
+        refused = self.admit(request)
+        if refused is not None:
+            raise ApiError(refused.status, str(refused), code=refused.code)
+        try:
+            offer, first = await read_offer(request)
+            peer = PeerTransport(first)
+            try:
+                answer = await peer.answer(offer)
+            except BaseException:
+                await peer.close()
+                raise
+        except CallError as e:
+            raise ApiError(400, str(e), "sdp") from None
+        transport = self._realtime_transport(peer, request.query_params.get("model"))
+        self.calls[peer.id] = peer
+        addr = request.client.host if request.client else ""
+        task = asyncio.create_task(self._converse(transport, addr, request.client))
+        task.add_done_callback(lambda _t: self.calls.pop(peer.id, None))
+        self._call_tasks.add(task)
+        task.add_done_callback(self._call_tasks.discard)
+        return Response(answer, 201, media_type="application/sdp",
+                        headers={"Location": f"/v1/realtime/calls/{peer.id}"})
+
+    async def _hangup(self, request: Request) -> Response:
+        peer = self.calls.get(request.path_params["call_id"])
+        if peer is None:
+            raise ApiError(404, "no such call", "call_id", code="not_found")
+        await peer.close()
+        return Response(b"", 200)
+
+    async def _converse(self, transport: Any, addr: str, client: Any) -> None:
+        """Run one session over ``transport`` until the client leaves."""
+        assert self.models is not None
         session = Session(transport, self.models, self.cfg, self.audio_burst_s)
-        addr = ws.client.host if ws.client else ""
+        if isinstance(transport, RealtimeTransport):
+            transport.holder.append(session)
         self.sessions[session.id] = session
         self._per_client[addr] += 1
-        log.info("session %s opened from %s", session.id, ws.client)
+        log.info("session %s opened from %s", session.id, client)
         try:
             await session.run()
         finally:
@@ -401,6 +456,10 @@ class VoiceServer:
             self._uvicorn.should_exit = True
             await self._task
             self._uvicorn = self._task = None
+        for peer in list(self.calls.values()):  # WebRTC calls outlive no server
+            await peer.close()
+        if self._call_tasks:
+            await asyncio.wait(self._call_tasks, timeout=5)
         if self._sock is not None:
             self._sock.close()
 

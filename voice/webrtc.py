@@ -1,0 +1,281 @@
+"""WebRTC for the Realtime API: OpenAI's SDP exchange at ``POST /v1/realtime/calls``.
+
+A browser (or any WebRTC client) posts its SDP offer; the answer comes back at once (``201``,
+``application/sdp``, ``Location: /v1/realtime/calls/{id}``) and the call is one Realtime session,
+the same as a websocket on ``/v1/realtime`` (same pipeline, turn detection, barge-in and
+limits), with the transport OpenAI's WebRTC calls use:
+
+- **audio in and out as media** (Opus, with the browser's own echo cancellation, jitter buffer
+  and loss concealment): the caller's track is decoded, resampled and fed to the session as its
+  microphone; the reply leaves on our audio track, paced in real time (silence between replies);
+- **events on the data channel** the caller opens (``oai-events`` in OpenAI's examples; any
+  label): every client event of the websocket API, and every server event except the audio
+  itself (``response.output_audio.delta`` travels as media), plus WebRTC's
+  ``output_audio_buffer.started`` / ``.stopped`` / ``.cleared`` server events and the
+  ``output_audio_buffer.clear`` client event (cut the reply audio now). A cancelled response
+  (``response.cancel``, a barge-in) clears the audio not yet played, and so does the caller
+  starting to speak while a reply is still playing (the server holds the playback buffer, so
+  it stops it, as OpenAI's WebRTC calls do).
+
+The offer may be the raw SDP (``Content-Type: application/sdp``) or a multipart form with ``sdp``
+and ``session`` (a session configuration, applied as the first ``session.update``), as OpenAI
+accepts. ``POST /v1/realtime/calls/{id}/hangup`` ends a call; so does closing the peer connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import fractions
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger("diffvoice.webrtc")
+
+RATE = 24000  # the Realtime session's audio rate (in and out)
+FRAME_S = 0.02  # one Opus frame
+MAX_SDP_BYTES = 64 << 10
+
+
+class CallError(ValueError):
+    """An offer this server cannot answer (HTTP 400)."""
+
+
+class ReplyTrack:
+    """Our audio track: the reply's PCM, paced in real time, silence when there is none."""
+
+    kind = "audio"
+
+    def __init__(self, on_drained: Callable[[], None]) -> None:
+        from aiortc.mediastreams import MediaStreamTrack
+
+        class _Track(MediaStreamTrack):
+            kind = "audio"
+
+            async def recv(track):  # noqa: N805 — aiortc calls it on the track
+                return await self._next_frame()
+
+        self.track = _Track()
+        self._pcm = np.zeros(0, dtype=np.int16)
+        self._start: float | None = None
+        self._sent = 0  # samples sent so far (the frames' pts)
+        self._on_drained = on_drained
+        self.playing = False
+
+    def queue(self, pcm: np.ndarray) -> None:
+        self._pcm = np.concatenate([self._pcm, pcm])
+        self.playing = True
+
+    def clear(self) -> bool:
+        """Drop what is not played yet; whether anything was."""
+        had = bool(len(self._pcm))
+        self._pcm = np.zeros(0, dtype=np.int16)
+        self.playing = False
+        return had
+
+    async def _next_frame(self):
+        import av
+
+        n = int(RATE * FRAME_S)
+        if self._start is None:
+            self._start = time.monotonic()
+        else:
+            wait = self._start + self._sent / RATE - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        chunk, self._pcm = self._pcm[:n], self._pcm[n:]
+        if len(chunk) < n:
+            chunk = np.concatenate([chunk, np.zeros(n - len(chunk), dtype=np.int16)])
+            if self.playing and not len(self._pcm):
+                self.playing = False
+                self._on_drained()
+        frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
+        frame.sample_rate = RATE
+        frame.pts = self._sent
+        frame.time_base = fractions.Fraction(1, RATE)
+        self._sent += n
+        return frame
+
+
+class PeerTransport:
+    """One call's peer connection, as :class:`voice.realtime.RealtimeTransport` wants its
+    websocket: ``send`` (server events), ``async for`` (client events), ``close``."""
+
+    def __init__(self, first_session: dict | None = None) -> None:
+        from aiortc import RTCPeerConnection
+
+        self.id = "rtc_" + uuid.uuid4().hex[:20]
+        self.pc = RTCPeerConnection()
+        self.reply = ReplyTrack(self._drained)
+        self.pc.addTrack(self.reply.track)
+        self.channel = None
+        self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._outbox: list[str] = []  # server events before the data channel opened
+        self._response: str | None = None  # the response whose audio is playing
+        self._tasks: list[asyncio.Task] = []
+        self.closed = False
+        if first_session is not None:
+            self._inbox.put_nowait(json.dumps({"type": "session.update",
+                                               "session": first_session}))
+        self.pc.on("datachannel", self._on_channel)
+        self.pc.on("track", self._on_track)
+        self.pc.on("connectionstatechange", self._on_state)
+
+    # --- signalling ---------------------------------------------------------------------------
+    async def answer(self, offer_sdp: str) -> str:
+        from aiortc import RTCSessionDescription
+
+        try:
+            await self.pc.setRemoteDescription(RTCSessionDescription(offer_sdp, "offer"))
+        except Exception as e:  # a malformed offer: aiortc's parser says why
+            raise CallError(f"the SDP offer cannot be used: {e}") from None
+        if not any(t.kind == "audio" for t in self.pc.getTransceivers()):
+            raise CallError("the SDP offer has no audio")
+        await self.pc.setLocalDescription(await self.pc.createAnswer())  # gathers candidates
+        return self.pc.localDescription.sdp
+
+    # --- the peer's events --------------------------------------------------------------------
+    def _on_channel(self, channel) -> None:
+        if self.channel is not None:
+            return  # events go on the first channel the caller opens
+        self.channel = channel
+        channel.on("message", self._on_message)
+        channel.on("close", lambda: self._inbox.put_nowait(None))
+        if channel.readyState == "open":
+            self._flush()
+        else:
+            channel.on("open", self._flush)
+
+    def _flush(self) -> None:
+        for message in self._outbox:
+            self.channel.send(message)
+        self._outbox.clear()
+
+    def _on_message(self, message: str | bytes) -> None:
+        if isinstance(message, str):
+            try:
+                ev = json.loads(message)
+            except ValueError:
+                ev = None
+            if isinstance(ev, dict) and ev.get("type") == "output_audio_buffer.clear":
+                self._cut("output_audio_buffer.cleared")
+                return
+        self._inbox.put_nowait(message)
+
+    def _on_track(self, track) -> None:
+        if track.kind == "audio":
+            self._tasks.append(asyncio.create_task(self._listen(track)))
+
+    async def _listen(self, track) -> None:
+        """The caller's microphone → ``input_audio_buffer.append`` events, 20 ms each."""
+        import av
+        from aiortc.mediastreams import MediaStreamError
+
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE)
+        try:
+            while True:
+                frame = await track.recv()
+                for out in resampler.resample(frame):
+                    pcm = out.to_ndarray().reshape(-1).astype("<i2").tobytes()
+                    self._inbox.put_nowait(json.dumps({
+                        "type": "input_audio_buffer.append",
+                        "audio": base64.b64encode(pcm).decode()}))
+        except MediaStreamError:
+            pass  # the caller's track ended
+
+    def _on_state(self) -> None:
+        if self.pc.connectionState in ("failed", "closed"):
+            self._inbox.put_nowait(None)
+
+    # --- the session's side -------------------------------------------------------------------
+    def __aiter__(self) -> PeerTransport:
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        message = await self._inbox.get()
+        if message is None or self.closed:
+            raise StopAsyncIteration
+        return message
+
+    async def send(self, message: str | bytes) -> None:
+        if self.closed:
+            from websockets.exceptions import ConnectionClosed
+
+            raise ConnectionClosed(None, None)
+        ev = json.loads(message) if isinstance(message, str) else {}
+        kind = ev.get("type")
+        if kind == "response.output_audio.delta":  # the audio goes as media
+            if not self.reply.playing:
+                self._response = ev.get("response_id")
+                self._event("output_audio_buffer.started", response_id=self._response)
+            self.reply.queue(np.frombuffer(base64.b64decode(ev["delta"]), dtype="<i2"))
+            return
+        self._deliver(message)
+        if kind == "response.done" and ev.get("response", {}).get("status") == "cancelled":
+            self._cut("output_audio_buffer.cleared")
+        elif kind == "input_audio_buffer.speech_started" and self.reply.playing:
+            self._cut("output_audio_buffer.cleared")  # the caller talks over the reply: stop
+
+    def _deliver(self, message: str) -> None:
+        if self.channel is not None and self.channel.readyState == "open":
+            self.channel.send(message)
+        else:
+            self._outbox.append(message)
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self._deliver(json.dumps({"type": kind, "event_id": "event_" + uuid.uuid4().hex[:20],
+                                  **fields}))
+
+    def _cut(self, kind: str) -> None:
+        if self.reply.clear() or kind == "output_audio_buffer.cleared":
+            self._event(kind, response_id=self._response)
+
+    def _drained(self) -> None:
+        self._event("output_audio_buffer.stopped", response_id=self._response)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._inbox.put_nowait(None)
+        for t in self._tasks:
+            t.cancel()
+        await self.pc.close()
+
+
+async def read_offer(request: Any) -> tuple[str, dict | None]:
+    """(SDP offer, session configuration or None) from a ``POST /v1/realtime/calls``."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > MAX_SDP_BYTES:
+        raise CallError(f"the offer is over {MAX_SDP_BYTES} bytes")
+    session = None
+    if ctype == "multipart/form-data":
+        form = await request.form(max_files=2, max_fields=4)
+        sdp, raw = form.get("sdp"), form.get("session")
+        sdp = (await sdp.read()).decode() if hasattr(sdp, "read") else sdp
+        raw = (await raw.read()).decode() if hasattr(raw, "read") else raw
+        if raw:
+            try:
+                session = json.loads(raw)
+            except ValueError:
+                raise CallError("the session field is not JSON") from None
+            if not isinstance(session, dict):
+                raise CallError("the session field is a JSON object")
+    elif ctype in ("application/sdp", "text/plain", ""):
+        body = await request.body()
+        if len(body) > MAX_SDP_BYTES:
+            raise CallError(f"the offer is over {MAX_SDP_BYTES} bytes")
+        sdp = body.decode("utf-8", "replace")
+    else:
+        raise CallError("send the SDP offer as application/sdp or multipart/form-data "
+                        "(fields sdp and session)")
+    if not isinstance(sdp, str) or not sdp.lstrip().startswith("v=0"):
+        raise CallError("the body is not an SDP offer (it starts with v=0)")
+    return sdp, session

@@ -72,6 +72,7 @@ log = logging.getLogger("voice.server")
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 WS_PATH = "/ws"
+RTC_PATH = "/rtc"  # the page's WebRTC offer (our protocol on the data channel)
 REALTIME_PATH = "/v1/realtime"
 _MIME = {
     ".html": "text/html; charset=utf-8",
@@ -93,7 +94,8 @@ LINGER_S = 2.0  # after refusing a frame, how long the rest of it is read and dr
 
 def _protected(path: str) -> bool:
     """Paths that need the token (and a allowed Origin): everything but the page and /health."""
-    return path == WS_PATH or path == "/v1" or path.startswith("/v1/")
+    return (path in (WS_PATH, RTC_PATH) or path.startswith(RTC_PATH + "/") or path == "/v1"
+            or path.startswith("/v1/"))
 
 
 class Guard:
@@ -224,7 +226,7 @@ class VoiceServer:
             )
         self.text = text
         self.sessions: dict[str, Session] = {}
-        self.calls: dict[str, Any] = {}  # WebRTC calls by id (voice/webrtc.py PeerTransport)
+        self.calls: dict[str, Any] = {}  # WebRTC calls by id (voice/webrtc.py Peer)
         self._call_tasks: set[asyncio.Task] = set()
         self._per_client: Counter[str] = Counter()
         self._uvicorn: uvicorn.Server | None = None
@@ -255,6 +257,8 @@ class VoiceServer:
                 Route("/v1/audio/speech", _api("POST", lambda r: speech(m, r, limit)),
                       methods=_ALL),
                 Route("/v1/realtime/calls", _api("POST", self._call), methods=_ALL),
+                Route(RTC_PATH, _api("POST", self._rtc), methods=_ALL),
+                Route(RTC_PATH + "/{call_id}/hangup", _api("POST", self._hangup), methods=_ALL),
                 Route("/v1/realtime/calls/{call_id}/hangup", _api("POST", self._hangup),
                       methods=_ALL),
             ]
@@ -368,14 +372,21 @@ class VoiceServer:
     async def _call(self, request: Request) -> Response:
         """``POST /v1/realtime/calls``: a WebRTC offer in, the SDP answer out (voice/webrtc.py);
         the call is a Realtime session until the peer connection closes."""
-        from voice.webrtc import CallError, PeerTransport, read_offer
+        return await self._offer(request, realtime=True)
+
+    async def _rtc(self, request: Request) -> Response:
+        """``POST /rtc``: the page's WebRTC offer; the call speaks our own protocol."""
+        return await self._offer(request, realtime=False)
+
+    async def _offer(self, request: Request, realtime: bool) -> Response:
+        from voice.webrtc import CallError, ProtocolPeer, RealtimePeer, read_offer
 
         refused = self.admit(request)
         if refused is not None:
             raise ApiError(refused.status, str(refused), code=refused.code)
         try:
             offer, first = await read_offer(request)
-            peer = PeerTransport(first)
+            peer = RealtimePeer(first) if realtime else ProtocolPeer()
             try:
                 answer = await peer.answer(offer)
             except BaseException:
@@ -383,15 +394,18 @@ class VoiceServer:
                 raise
         except CallError as e:
             raise ApiError(400, str(e), "sdp") from None
-        transport = self._realtime_transport(peer, request.query_params.get("model"))
+        transport: Any = peer
+        if realtime:
+            transport = self._realtime_transport(peer, request.query_params.get("model"))
         self.calls[peer.id] = peer
         addr = request.client.host if request.client else ""
         task = asyncio.create_task(self._converse(transport, addr, request.client))
         task.add_done_callback(lambda _t: self.calls.pop(peer.id, None))
         self._call_tasks.add(task)
         task.add_done_callback(self._call_tasks.discard)
+        where = "/v1/realtime/calls" if realtime else RTC_PATH
         return Response(answer, 201, media_type="application/sdp",
-                        headers={"Location": f"/v1/realtime/calls/{peer.id}"})
+                        headers={"Location": f"{where}/{peer.id}"})
 
     async def _hangup(self, request: Request) -> Response:
         peer = self.calls.get(request.path_params["call_id"])

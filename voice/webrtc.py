@@ -20,6 +20,12 @@ limits), with the transport OpenAI's WebRTC calls use:
 The offer may be the raw SDP (``Content-Type: application/sdp``) or a multipart form with ``sdp``
 and ``session`` (a session configuration, applied as the first ``session.update``), as OpenAI
 accepts. ``POST /v1/realtime/calls/{id}/hangup`` ends a call; so does closing the peer connection.
+
+The page uses the same transport for **our own protocol** (docs/protocol.md) at ``POST /rtc``
+(:class:`ProtocolPeer`): its events on the data channel exactly as on ``/ws``, the microphone
+and the reply as media instead of binary frames. The server plays the reply, so it also knows
+when the reply has been heard: it sends the session ``playback.done`` itself when the track has
+played a reply to its end, and ``reply.audio.stop`` (a barge-in) silences the track at once.
 """
 
 from __future__ import annotations
@@ -103,9 +109,9 @@ class ReplyTrack:
         return frame
 
 
-class PeerTransport:
-    """One call's peer connection, as :class:`voice.realtime.RealtimeTransport` wants its
-    websocket: ``send`` (server events), ``async for`` (client events), ``close``."""
+class Peer:
+    """One call's peer connection as a session's connection: ``send`` (server messages),
+    ``async for`` (client messages), ``close``. The subclasses say what audio is on each side."""
 
     def __init__(self, first_session: dict | None = None) -> None:
         from aiortc import RTCPeerConnection
@@ -117,7 +123,7 @@ class PeerTransport:
         self.channel = None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._outbox: list[str] = []  # server events before the data channel opened
-        self._response: str | None = None  # the response whose audio is playing
+        self._response: str | None = None  # Realtime: the response whose audio is playing
         self._tasks: list[asyncio.Task] = []
         self.closed = False
         if first_session is not None:
@@ -158,43 +164,37 @@ class PeerTransport:
         self._outbox.clear()
 
     def _on_message(self, message: str | bytes) -> None:
-        if isinstance(message, str):
-            try:
-                ev = json.loads(message)
-            except ValueError:
-                ev = None
-            if isinstance(ev, dict) and ev.get("type") == "output_audio_buffer.clear":
-                self._cut("output_audio_buffer.cleared")
-                return
         self._inbox.put_nowait(message)
 
     def _on_track(self, track) -> None:
         if track.kind == "audio":
             self._tasks.append(asyncio.create_task(self._listen(track)))
 
+    in_rate = RATE  # the rate the session wants the caller's audio at
+
     async def _listen(self, track) -> None:
-        """The caller's microphone → ``input_audio_buffer.append`` events, 20 ms each."""
+        """The caller's microphone, 20 ms at a time, to :meth:`_heard`."""
         import av
         from aiortc.mediastreams import MediaStreamError
 
-        resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE)
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=self.in_rate)
         try:
             while True:
                 frame = await track.recv()
                 for out in resampler.resample(frame):
-                    pcm = out.to_ndarray().reshape(-1).astype("<i2").tobytes()
-                    self._inbox.put_nowait(json.dumps({
-                        "type": "input_audio_buffer.append",
-                        "audio": base64.b64encode(pcm).decode()}))
+                    self._heard(out.to_ndarray().reshape(-1).astype("<i2").tobytes())
         except MediaStreamError:
             pass  # the caller's track ended
+
+    def _heard(self, pcm: bytes) -> None:
+        raise NotImplementedError
 
     def _on_state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
             self._inbox.put_nowait(None)
 
     # --- the session's side -------------------------------------------------------------------
-    def __aiter__(self) -> PeerTransport:
+    def __aiter__(self) -> Peer:
         return self
 
     async def __anext__(self) -> str | bytes:
@@ -208,6 +208,50 @@ class PeerTransport:
             from websockets.exceptions import ConnectionClosed
 
             raise ConnectionClosed(None, None)
+        self._sent(message)
+
+    def _sent(self, message: str | bytes) -> None:
+        raise NotImplementedError
+
+    def _deliver(self, message: str) -> None:
+        if self.channel is not None and self.channel.readyState == "open":
+            self.channel.send(message)
+        else:
+            self._outbox.append(message)
+
+    def _drained(self) -> None:
+        """The reply track has played all it was given."""
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._inbox.put_nowait(None)
+        for t in self._tasks:
+            t.cancel()
+        await self.pc.close()
+
+
+class RealtimePeer(Peer):
+    """The Realtime API's WebRTC call: ``input_audio_buffer.append`` events from the media,
+    ``response.output_audio.delta`` to the media, the rest on the data channel."""
+
+    def _on_message(self, message: str | bytes) -> None:
+        if isinstance(message, str):
+            try:
+                ev = json.loads(message)
+            except ValueError:
+                ev = None
+            if isinstance(ev, dict) and ev.get("type") == "output_audio_buffer.clear":
+                self._cut()
+                return
+        self._inbox.put_nowait(message)
+
+    def _heard(self, pcm: bytes) -> None:
+        self._inbox.put_nowait(json.dumps({"type": "input_audio_buffer.append",
+                                           "audio": base64.b64encode(pcm).decode()}))
+
+    def _sent(self, message: str | bytes) -> None:
         ev = json.loads(message) if isinstance(message, str) else {}
         kind = ev.get("type")
         if kind == "response.output_audio.delta":  # the audio goes as media
@@ -218,35 +262,69 @@ class PeerTransport:
             return
         self._deliver(message)
         if kind == "response.done" and ev.get("response", {}).get("status") == "cancelled":
-            self._cut("output_audio_buffer.cleared")
+            self._cut()
         elif kind == "input_audio_buffer.speech_started" and self.reply.playing:
-            self._cut("output_audio_buffer.cleared")  # the caller talks over the reply: stop
-
-    def _deliver(self, message: str) -> None:
-        if self.channel is not None and self.channel.readyState == "open":
-            self.channel.send(message)
-        else:
-            self._outbox.append(message)
+            self._cut()  # the caller talks over the reply: stop it
 
     def _event(self, kind: str, **fields: Any) -> None:
         self._deliver(json.dumps({"type": kind, "event_id": "event_" + uuid.uuid4().hex[:20],
                                   **fields}))
 
-    def _cut(self, kind: str) -> None:
-        if self.reply.clear() or kind == "output_audio_buffer.cleared":
-            self._event(kind, response_id=self._response)
+    def _cut(self) -> None:
+        self.reply.clear()
+        self._event("output_audio_buffer.cleared", response_id=self._response)
 
     def _drained(self) -> None:
         self._event("output_audio_buffer.stopped", response_id=self._response)
 
-    async def close(self, code: int = 1000, reason: str = "") -> None:
-        if self.closed:
+
+class ProtocolPeer(Peer):
+    """Our own protocol over WebRTC (the page's default): its events on the data channel as on
+    ``/ws``; the microphone (16 kHz PCM16 binary frames to the session) and the reply (binary
+    frames from it) as media."""
+
+    in_rate = 16000
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ending: int | None = None  # the turn whose reply.audio.end came, until played
+
+    def _on_message(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            return  # audio comes as media here
+        try:
+            ev = json.loads(message)
+        except ValueError:
+            ev = None
+        if isinstance(ev, dict) and ev.get("type") == "session.config":
+            ev["output_sample_rate"] = RATE  # the track's rate, whatever the page plays at
+            message = json.dumps(ev)
+        elif isinstance(ev, dict) and ev.get("type") == "playback.done":
+            return  # the server plays the reply here, and says so itself
+        self._inbox.put_nowait(message)
+
+    def _heard(self, pcm: bytes) -> None:
+        self._inbox.put_nowait(pcm)
+
+    def _sent(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.reply.queue(np.frombuffer(message, dtype="<i2"))
             return
-        self.closed = True
-        self._inbox.put_nowait(None)
-        for t in self._tasks:
-            t.cancel()
-        await self.pc.close()
+        self._deliver(message)
+        ev = json.loads(message)
+        kind = ev.get("type")
+        if kind == "reply.audio.end":
+            self._ending = ev.get("turn")
+            if not self.reply.playing:
+                self._drained()
+        elif kind == "reply.audio.stop":
+            self.reply.clear()
+            self._ending = None
+
+    def _drained(self) -> None:
+        if self._ending is not None:
+            self._inbox.put_nowait(json.dumps({"type": "playback.done", "turn": self._ending}))
+            self._ending = None
 
 
 async def read_offer(request: Any) -> tuple[str, dict | None]:

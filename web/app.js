@@ -1,5 +1,7 @@
-// The diffvoice browser client: microphone → websocket → server pipeline → reply audio.
-// Plain ES module, no build step. The protocol is in docs/protocol.md; names in protocol.js.
+// The diffvoice browser client: microphone → server pipeline → reply audio, over WebRTC (the
+// default: Opus media with the browser's echo cancellation and jitter buffer, the events on a
+// data channel) or the websocket (the fallback, or ?transport=websocket). Plain ES module, no
+// build step. The protocol is in docs/protocol.md; names in protocol.js.
 
 import {
   CLIENT, INPUT_SAMPLE_RATE, SERVER, STAGES, event, parseEvent,
@@ -28,11 +30,18 @@ const state = {
   sentBytes: 0, // microphone audio sent
   receivedSamples: 0, // reply audio received
   stops: 0, // reply.audio.stop events obeyed
+  transport: null, // "webrtc" | "websocket", once connected
+  transportNote: "", // why WebRTC was not used, when it was not
+  heardMs: 0, // WebRTC: reply audio heard on the remote track (ms above a quiet level)
 };
 window.diffvoice = state;
 
 let ctx = null;
 let ws = null;
+let pc = null; // WebRTC: the peer connection, and its data channel for the events
+let dc = null;
+let remote = null; // WebRTC: the <audio> element playing the reply track
+let meterTimer = null;
 let stream = null;
 let captureNode = null;
 let player = null;
@@ -79,7 +88,17 @@ function setStatus(status, text) {
 }
 
 function send(type, fields) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(event(type, fields));
+  if (dc && dc.readyState === "open") dc.send(event(type, fields));
+  else if (ws && ws.readyState === WebSocket.OPEN) ws.send(event(type, fields));
+}
+
+function showTransport(kind, note = "") {
+  state.transport = kind;
+  state.transportNote = note;
+  const el = $("transport");
+  el.textContent = kind === "webrtc" ? "via WebRTC" : "via websocket";
+  el.title = note || (kind === "webrtc" ? "audio as media, events on a data channel"
+    : "audio and events on one websocket");
 }
 
 // --- start / stop ---------------------------------------------------------------------------
@@ -120,6 +139,127 @@ async function start() {
   source.connect(captureNode);
   captureNode.connect(ctx.destination); // silent: keeps the node pulled in every browser
 
+  const want = (linkParam(location.search, "transport") || "webrtc").toLowerCase();
+  let note = want === "websocket" ? "asked for in the link" : "";
+  if (want !== "websocket") {
+    if (!window.RTCPeerConnection) {
+      note = "this browser has no WebRTC";
+    } else {
+      try {
+        await connectWebRTC();
+        return;
+      } catch (err) {
+        if (err.final) {
+          fail(err.message);
+          return;
+        }
+        note = `WebRTC failed (${err.message || err}); the websocket is the fallback`;
+      }
+    }
+  }
+  if (state.status !== "connecting") return;
+  connectWebSocket(note);
+}
+
+// --- WebRTC (POST /rtc: our protocol on a data channel, audio as media) ----------------------
+async function connectWebRTC() {
+  const peer = new RTCPeerConnection();
+  stream.getAudioTracks().forEach((t) => peer.addTrack(t, stream));
+  const channel = peer.createDataChannel("events");
+  const speaker = new Audio();
+  speaker.autoplay = true;
+  peer.ontrack = (e) => {
+    const s = e.streams[0] || new MediaStream([e.track]);
+    speaker.srcObject = s;
+    speaker.play().catch(() => {});
+    listenTo(s);
+  };
+  try {
+    await peer.setLocalDescription(await peer.createOffer());
+    await gathered(peer, 2000);
+    const t = token();
+    const resp = await fetch("/rtc", {
+      method: "POST",
+      headers: { "Content-Type": "application/sdp", ...(t ? { Authorization: `Bearer ${t}` } : {}) },
+      body: peer.localDescription.sdp,
+    });
+    if (resp.status !== 201) {
+      let msg = `HTTP ${resp.status}`;
+      try {
+        msg = (await resp.json()).error.message || msg;
+      } catch { /* not JSON */ }
+      const err = new Error(msg);
+      err.final = [401, 403, 429, 503].includes(resp.status); // the websocket would be refused too
+      throw err;
+    }
+    await peer.setRemoteDescription({ type: "answer", sdp: await resp.text() });
+    await opened(channel, 8000);
+  } catch (err) {
+    peer.close();
+    throw err;
+  }
+  if (state.status !== "connecting") {
+    peer.close();
+    return;
+  }
+  pc = peer;
+  dc = channel;
+  remote = speaker;
+  showTransport("webrtc");
+  channel.onmessage = (m) => {
+    if (typeof m.data === "string") onEvent(m.data);
+  };
+  channel.onclose = () => {
+    if (state.status !== "idle" && dc === channel) {
+      teardown();
+      setStatus("closed", "session ended");
+    }
+  };
+  send(CLIENT.SESSION_CONFIG, { output_sample_rate: ctx.sampleRate });
+}
+
+function gathered(peer, ms) {
+  if (peer.iceGatheringState === "complete") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      if (peer.iceGatheringState === "complete") resolve();
+    };
+    peer.addEventListener("icegatheringstatechange", done);
+    setTimeout(resolve, ms); // what was gathered by then
+  });
+}
+
+function opened(channel, ms) {
+  if (channel.readyState === "open") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no connection (firewall or NAT?)")), ms);
+    channel.onopen = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
+// How much reply audio is heard (the page's meter and state.heardMs): the remote track
+// through an analyser, as the <audio> element plays it.
+function listenTo(s) {
+  if (!ctx) return;
+  const analyser = ctx.createAnalyser();
+  analyser.fftSize = 1024;
+  ctx.createMediaStreamSource(s).connect(analyser);
+  const buf = new Float32Array(analyser.fftSize);
+  clearInterval(meterTimer);
+  meterTimer = setInterval(() => {
+    analyser.getFloatTimeDomainData(buf);
+    let sum = 0;
+    for (const v of buf) sum += v * v;
+    if (Math.sqrt(sum / buf.length) > 0.01) state.heardMs += 20;
+  }, 20);
+}
+
+// --- websocket --------------------------------------------------------------------------------
+function connectWebSocket(note) {
+  showTransport("websocket", note);
   ws = new WebSocket(wsUrl());
   ws.binaryType = "arraybuffer";
   ws.onopen = () => send(CLIENT.SESSION_CONFIG, { output_sample_rate: ctx.sampleRate });
@@ -143,6 +283,10 @@ function stop() {
 
 function teardown() {
   ws = null;
+  if (pc) pc.close(); // the server's session ends with the call
+  if (remote) remote.srcObject = null;
+  clearInterval(meterTimer);
+  pc = dc = remote = meterTimer = null;
   if (captureNode) {
     captureNode.port.postMessage("stop");
     captureNode.disconnect();
@@ -422,7 +566,7 @@ function legend() {
 }
 
 // --- wiring ---------------------------------------------------------------------------------
-$("toggle").addEventListener("click", () => (ws || state.status === "connecting" ? stop() : start()));
+$("toggle").addEventListener("click", () => (ws || pc || state.status === "connecting" ? stop() : start()));
 $("interrupt").addEventListener("click", () => send(CLIENT.INTERRUPT));
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") send(CLIENT.INTERRUPT);

@@ -142,22 +142,24 @@ def synthesizer():
 
 @pytest.fixture(scope="session")
 def spoken_wav(synthesizer, tmp_path_factory):
-    """``spoken_wav(text)`` → a 16 kHz WAV: 0.5 s silence, Piper saying ``text``, 1.5 s silence.
+    """``spoken_wav(text)`` → a 16 kHz WAV: 0.5 s silence (``lead_s``), Piper saying ``text``,
+    1.5 s silence.
 
-    The fake microphone starts at getUserMedia, so the leading silence keeps the first word.
+    The fake microphone starts at getUserMedia, so the leading silence keeps the first word
+    (a WebRTC call connects later than a websocket: its tests lead with more).
     """
     folder = tmp_path_factory.mktemp("wavs")
-    cache: dict[str, Path] = {}
+    cache: dict[tuple[str, float], Path] = {}
 
-    def make(text: str) -> Path:
-        if text not in cache:
+    def make(text: str, lead_s: float = 0.5) -> Path:
+        if (text, lead_s) not in cache:
             speech = resample(synthesizer.synthesize(text), synthesizer.sample_rate, SAMPLE_RATE)
-            lead = np.zeros(SAMPLE_RATE // 2, dtype=np.int16)
+            lead = np.zeros(int(SAMPLE_RATE * lead_s), dtype=np.int16)
             tail = np.zeros(SAMPLE_RATE * 3 // 2, dtype=np.int16)
             path = folder / f"q{len(cache)}.wav"
             write_wav(path, np.concatenate([lead, speech, tail]), SAMPLE_RATE)
-            cache[text] = path
-        return cache[text]
+            cache[text, lead_s] = path
+        return cache[text, lead_s]
 
     return make
 

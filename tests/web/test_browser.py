@@ -82,12 +82,18 @@ def browser(pw: Playwright, wav: Path) -> Iterator[Browser]:
         b.close()
 
 
-def open_page(b: Browser, url: str) -> Page:
+def open_page(b: Browser, url: str, transport: str | None = "websocket") -> Page:
+    """The page, on ``transport`` (None: the page's default, WebRTC). These tests of the
+    page's own audio path (its player, its sample counts) ask for the websocket; the WebRTC
+    tests below take the default."""
     # The page's CSP forbids eval; playwright's wait_for_function needs it.
     page = b.new_context(bypass_csp=True, viewport={"width": 1000, "height": 720}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
+    if transport:
+        base, _, fragment = url.partition("#")
+        url = f"{base}?transport={transport}" + (f"#{fragment}" if fragment else "")
     page.goto(url)
     return page
 
@@ -240,3 +246,63 @@ def test_token_with_plus_sign_from_the_printed_link(
         state = page.evaluate("window.diffvoice")
         assert state["status"] == "live" and state["session"], state["errors"]
         assert len(s.server.sessions) == 1
+
+
+# --- WebRTC: the page's default transport ------------------------------------------------------
+def test_webrtc_is_the_default_and_a_spoken_question_gets_a_spoken_reply(
+    pw: Playwright, server: ServerThread, spoken_wav: Callable[[str], Path], demo_models
+) -> None:
+    """The fake microphone goes up as Opus media, the events over the data channel, and the
+    reply comes back as a media track the page plays (heard through an analyser)."""
+    with browser(pw, spoken_wav(QUESTION, lead_s=4.0)) as b:
+        page = open_page(b, server.url, transport=None)
+        page.click("#toggle")
+        page.wait_for_function(
+            """() => { const s = window.diffvoice, t = s.turns[1];
+                       return (t && t.latency_ms && s.heardMs > 300) || s.errors.length > 0
+                              || s.status === 'error'; }""",
+            timeout=TURN_TIMEOUT_MS,
+        )
+        state = page.evaluate("window.diffvoice")
+        assert not state["errors"] and state["status"] == "live", state
+        assert state["transport"] == "webrtc", state["transportNote"]
+        assert page.inner_text("#transport") == "via WebRTC"
+        turn = state["turns"]["1"]
+        assert heard(turn["transcript"], QUESTION), turn["transcript"]
+        if demo_models is not None:
+            assert "paris" in turn["reply"].lower()
+        assert state["sentBytes"] == 0 and state["receivedSamples"] == 0  # no websocket audio
+        assert {"asr_done", "first_audio_out"} <= set(turn["latency_ms"])
+        assert not page.errors
+
+
+def test_webrtc_with_the_printed_token_and_the_websocket_fallback(
+    pw: Playwright, tiny_models: Models, silence_wav: Path
+) -> None:
+    """The token goes with the offer; a server without WebRTC leaves the websocket."""
+    with ServerThread(tiny_models, tiny_models.cfg, token="abc+def") as s, \
+            browser(pw, silence_wav) as b:
+        page = open_page(b, s.url + "#token=abc+def", transport=None)
+        page.click("#toggle")
+        page.wait_for_function("() => ['live', 'error'].includes(window.diffvoice.status)",
+                               timeout=TURN_TIMEOUT_MS)
+        state = page.evaluate("window.diffvoice")
+        assert state["status"] == "live" and state["transport"] == "webrtc", state
+        assert len(s.server.calls) == 1, s.server.calls
+        assert len(s.server.sessions) == 1, s.server.sessions
+        page.click("#toggle")  # stop: the call ends, and with it the session
+        for _ in range(100):
+            if not s.server.sessions:
+                break
+            page.wait_for_timeout(50)
+        assert not s.server.sessions
+        # An offer the server cannot take (as a server without WebRTC answers it): the page
+        # says why and talks over the websocket instead.
+        page.route("**/rtc", lambda route: route.fulfill(status=404, body="no"))
+        page.click("#toggle")
+        page.wait_for_function("() => ['live', 'error'].includes(window.diffvoice.status)",
+                               timeout=TURN_TIMEOUT_MS)
+        state = page.evaluate("window.diffvoice")
+        assert state["status"] == "live" and state["transport"] == "websocket", state
+        assert "WebRTC failed" in state["transportNote"]
+        assert page.inner_text("#transport") == "via websocket"

@@ -20,6 +20,10 @@ silent again at once. With ``--protocols ws,realtime`` the same questions go to 
 events, server VAD), timed the same way to the first ``response.output_audio.delta``; as that API
 has no ``playback.done``, both clients then let each answer play out before the next question,
 and the two take turns in slices of about 20 s (a shared machine's load then weighs on both).
+``webrtc`` is the page's WebRTC call (``POST /rtc``; aiortc as the browser): the microphone as an
+Opus track, timed to the first reply audio heard on the reply track (its first frame above
+-50 dBFS); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the RTP packets dropped each way
+in the client, as a lossy network would.
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -32,6 +36,7 @@ errors, and the speed-up in requests per second over the same requests sent one 
 
     python bench/load.py --sessions 1,2,4,8 --seconds 60
     python bench/load.py --sessions 1,4 --protocols ws,realtime   # the same latency, both
+    python bench/load.py --sessions 1 --protocols ws,webrtc,webrtc_lossy   # WebRTC beside /ws
     python bench/load.py --sessions 1,4 --asr-server   # ASR served by a second process
     python bench/load.py --api --clients 1,8,32,64 --requests 3
 """
@@ -62,6 +67,7 @@ from voice.vad import audible_end, segment  # noqa: E402
 
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends
 SILENCE = np.zeros(FRAME, dtype=np.int16).tobytes()
+PROTOCOLS = ("ws", "realtime", "webrtc", "webrtc_lossy")
 REALTIME_RATE = 24000  # the Realtime API's default PCM rate, which its clients send
 TURN_TIMEOUT_S = 30.0  # a turn without an outcome this long after its prompt ends is lost
 UNHEARD_AFTER_S = 5.0  # a prompt with no speech.stopped this long after it ends was not heard
@@ -377,6 +383,198 @@ class RealtimeAsOurs:
         return []
 
 
+class WebRTCAsOurs:
+    """A WebRTC call to ``POST /rtc`` (the page's transport: our protocol on a data channel,
+    audio as media), seen as our websocket so that :class:`Conversation` measures it as it
+    measures ``/ws``: microphone frames go out as an Opus track at the pace Conversation sends
+    them; the events come from the data channel; the reply track's frames come back as binary
+    frames from the first audible one (above -50 dBFS) after ``reply.audio.start``, so the
+    latency is to the first reply audio the caller hears. The server plays the reply itself,
+    so ``reply.audio.end`` is passed on when the track has gone quiet after it (the reply has
+    played out), and the next question never talks over the last answer.
+
+    ``loss``: the fraction of RTP packets dropped at random, both ways, in this process (a lossy
+    network as the client sees it: Opus packets lost on the way up and on the way down)."""
+
+    QUIET = 100.0  # RMS of int16 samples: -50 dBFS
+    PLAYED_OUT_FRAMES = 10  # quiet 20 ms frames after the reply: it has played out
+
+    def __init__(self, url: str, loss: float = 0.0, seed: int = 0) -> None:
+        self.url, self.loss = url, loss
+        self.rng = np.random.default_rng(seed)
+        self.pending: asyncio.Queue = asyncio.Queue()
+        self.mic: asyncio.Queue = asyncio.Queue()
+        self.expect: int | None = None  # reply.audio.start seen for this turn
+        self.hearing = False  # its first audible frame has come
+        self.quiet = 0
+        # reply.audio.end and later events of the turn, held until the reply has played out
+        # (the events outrun the audio, which plays in real time)
+        self.held: list[str] = []
+        self.end: dict | None = None
+        self.dropped = self.rtp = 0
+        self.pc = self.channel = None
+        self.tasks: list[asyncio.Task] = []
+
+    async def __aenter__(self) -> WebRTCAsOurs:
+        from aiortc import RTCPeerConnection, RTCSessionDescription
+        from aiortc.mediastreams import MediaStreamTrack
+
+        outer = self
+
+        class Mic(MediaStreamTrack):
+            kind = "audio"
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.pts = 0
+
+            async def recv(self):
+                import fractions
+
+                import av
+
+                pcm = await outer.mic.get()
+                frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16",
+                                                   layout="mono")
+                frame.sample_rate, frame.pts = SAMPLE_RATE, self.pts
+                frame.time_base = fractions.Fraction(1, SAMPLE_RATE)
+                self.pts += len(pcm)
+                return frame
+
+        from voice.webrtc import listen_on_arrival
+
+        listen_on_arrival()  # as a browser's NetEq would: no stall behind a lost packet
+        self.pc = RTCPeerConnection()
+        self.pc.addTrack(Mic())
+        self.channel = self.pc.createDataChannel("events")
+        opened = asyncio.get_running_loop().create_future()
+        self.channel.on("open", lambda: opened.done() or opened.set_result(None))
+        self.channel.on("message", self._event)
+        self.channel.on("close", lambda: self.pending.put_nowait(None))
+        self.pc.on("track", lambda t: self.tasks.append(asyncio.create_task(self._hear(t))))
+        await self.pc.setLocalDescription(await self.pc.createOffer())
+        status, body = await asyncio.to_thread(self._post, self.pc.localDescription.sdp)
+        if status != 201:
+            await self.pc.close()
+            raise ConnectionError(f"POST /rtc answered {status}: {body[:200]}")
+        await self.pc.setRemoteDescription(RTCSessionDescription(body, "answer"))
+        await asyncio.wait_for(opened, 30)
+        if self.loss:
+            self._lossy()
+        return self
+
+    def _post(self, sdp: str) -> tuple[int, str]:
+        import urllib.error
+        import urllib.request
+
+        req = urllib.request.Request(self.url, data=sdp.encode(), method="POST",
+                                     headers={"Content-Type": "application/sdp"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode("utf-8", "replace")
+
+    def _lossy(self) -> None:
+        """Drop ``loss`` of the RTP packets this side sends and receives (not RTCP, not the
+        data channel's)."""
+        from aiortc.rtp import is_rtcp
+
+        dtls = self.pc.getSenders()[0].transport
+        send, handle = dtls._send_rtp, dtls._handle_rtp_data
+
+        async def send_lossy(data: bytes) -> None:
+            if not is_rtcp(data):
+                self.rtp += 1
+                if self.rng.random() < self.loss:
+                    self.dropped += 1
+                    return
+            await send(data)
+
+        async def handle_lossy(data: bytes, arrival_time_ms: int) -> None:
+            self.rtp += 1
+            if self.rng.random() < self.loss:
+                self.dropped += 1
+                return
+            await handle(data, arrival_time_ms)
+
+        dtls._send_rtp, dtls._handle_rtp_data = send_lossy, handle_lossy
+
+    def _event(self, message: str | bytes) -> None:
+        if not isinstance(message, str):
+            return
+        ev = json.loads(message)
+        kind = ev.get("type")
+        if kind == "reply.audio.start":
+            self.expect, self.hearing, self.quiet, self.end = ev.get("turn"), False, 0, None
+        elif kind == "reply.audio.end" and self.expect is not None:
+            self.end = ev  # passed on once the reply has played out (_hear)
+            self.held.append(message)
+            return
+        elif kind == "reply.audio.stop":
+            self.expect, self.hearing, self.end = None, False, None
+            self._release()
+        elif self.expect is not None and ev.get("turn") == self.expect and kind in (
+                "turn.metrics", "reply.text", "reply.interrupted"):  # fmt: skip
+            self.held.append(message)
+            return
+        self.pending.put_nowait(message)
+
+    def _release(self) -> None:
+        for m in self.held:
+            self.pending.put_nowait(m)
+        self.held.clear()
+
+    async def _hear(self, track) -> None:
+        import av
+
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=24000)
+        while True:
+            try:
+                frame = await track.recv()
+            except Exception:
+                return
+            for out in resampler.resample(frame):
+                pcm = out.to_ndarray().reshape(-1).astype(np.int16)
+                loud = float(np.sqrt(np.mean(pcm.astype(np.float32) ** 2))) > self.QUIET
+                if self.expect is None:
+                    continue
+                if not self.hearing and not loud:
+                    continue
+                self.hearing = True
+                self.pending.put_nowait(pcm.tobytes())
+                self.quiet = 0 if loud else self.quiet + 1
+                if self.end is not None and self.quiet >= self.PLAYED_OUT_FRAMES:
+                    self._release()
+                    self.expect, self.hearing, self.end = None, False, None
+
+    async def recv(self) -> str:
+        message = await self.pending.get()
+        if message is None:
+            raise ConnectionError("the call ended")
+        return message
+
+    async def send(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            self.mic.put_nowait(np.frombuffer(message, dtype=np.int16))
+        else:  # playback.done: the server knows when the track has played; it ignores ours
+            self.channel.send(message)
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        message = await self.pending.get()
+        if message is None:
+            raise StopAsyncIteration
+        return message
+
+    async def __aexit__(self, *exc) -> None:
+        for t in self.tasks:
+            t.cancel()
+        await self.pc.close()
+
+
 async def connect(url: str):
     """A websocket to the server; a 503 is asked again for up to 5 s, as the sessions of the
     level before (or of the warm-up) may still be closing on the server."""
@@ -405,8 +603,14 @@ async def session(
     await asyncio.sleep(idx * STAGGER_S)
     conv: Conversation | None = None
     realtime = url.endswith("/v1/realtime")
+    rtc = "/rtc" in url
     try:
-        async with await connect(url) as ws:
+        if rtc:
+            base, _, loss = url.partition("#loss=")
+            link = WebRTCAsOurs(base, float(loss or 0), seed=idx)
+        else:
+            link = await connect(url)
+        async with link as ws:
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if hello.get("type") != ("session.created" if realtime else "session.started"):
                 st.sessions_failed += 1
@@ -416,6 +620,8 @@ async def session(
                 await ws.start()
             conv = Conversation(ws, st, REALTIME_RATE if realtime else SAMPLE_RATE,
                                 plays=plays or realtime)
+            if rtc:  # the server plays the reply: its reply.audio.end comes when played out
+                conv.plays = False
             rx = asyncio.create_task(conv.receive())
             tx = asyncio.create_task(conv.speak(clips, first, deadline))
             try:  # the microphone runs to the deadline, unless the receiver stops first
@@ -930,8 +1136,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--api", action="store_true", help="load the OpenAI text API instead")
     ap.add_argument(
         "--protocols", default="ws",
-        help="ws, realtime (OpenAI Realtime at /v1/realtime) or both: ws,realtime",
+        help="ws, realtime (OpenAI Realtime at /v1/realtime), webrtc (the page's WebRTC call at "
+        "/rtc) and webrtc_lossy (the same with --loss of its RTP packets dropped), any of them: "
+        "ws,realtime,webrtc,webrtc_lossy",
     )
+    ap.add_argument("--loss", type=float, default=0.02,
+                    help="webrtc_lossy: the fraction of RTP packets dropped, each way")
     ap.add_argument(
         "--asr-server", action="store_true",
         help="speech recognition served by a second process (asr.url), as on another machine",
@@ -962,9 +1172,19 @@ def main(argv: list[str] | None = None) -> int:
         print("load: --sessions must be 1..64 and --seconds 1..600", file=sys.stderr)
         return 2
     protocols = [p.strip() for p in args.protocols.split(",") if p.strip()]
-    if not protocols or not set(protocols) <= {"ws", "realtime"}:
-        print("load: --protocols takes ws and/or realtime", file=sys.stderr)
+    if not protocols or not set(protocols) <= set(PROTOCOLS):
+        print(f"load: --protocols takes some of {','.join(PROTOCOLS)}", file=sys.stderr)
         return 2
+    if not 0.0 <= args.loss < 0.5:
+        print("load: --loss must be in [0, 0.5)", file=sys.stderr)
+        return 2
+
+    def url_of(proto: str) -> str:
+        if proto.startswith("webrtc"):
+            lossy = f"#loss={args.loss}" if proto == "webrtc_lossy" else ""
+            return f"http://127.0.0.1:{port}/rtc{lossy}"
+        return f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
+
     clips = load_clips()
     port = free_port()
     sets = [f"server.max_sessions={max(counts)}", *args.set]
@@ -995,13 +1215,12 @@ def main(argv: list[str] | None = None) -> int:
         by_clip: dict[tuple[str, int], dict[str, list[float]]] = {}
         # Beside a Realtime client, which must let each answer play out (that API has no
         # playback.done), the /ws client does too: both ask the same questions at the same pace.
-        plays = "realtime" in protocols
+        plays = bool({"realtime", "webrtc", "webrtc_lossy"} & set(protocols))
         # One question first, not counted: the first turns of a fresh server are slower (lazy
         # loading, first-call caches), and whichever protocol went first would pay for them.
         for proto in protocols:
-            url = f"ws://127.0.0.1:{port}" + ("/v1/realtime" if proto == "realtime" else "/ws")
             cs = rt_clips if proto == "realtime" else clips
-            asyncio.run(session(url, cs, time.perf_counter() + 1.0, 0, Stats()))  # one prompt
+            asyncio.run(session(url_of(proto), cs, time.perf_counter() + 1.0, 0, Stats()))
         # Side by side, the protocols take turns in slices of about 20 s, so that a machine
         # whose load changes over the minute (a shared one) weighs on both alike.
         rounds = max(1, round(args.seconds / 20)) if len(protocols) > 1 else 1
@@ -1011,9 +1230,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(rounds):
                 for proto in protocols:
                     st = stats.setdefault((proto, n), Stats())
-                    url = f"ws://127.0.0.1:{port}" + (
-                        "/v1/realtime" if proto == "realtime" else "/ws"
-                    )
+                    url = url_of(proto)
                     cs = rt_clips if proto == "realtime" else clips
 
                     async def run(n: int = n, st: Stats = st, url: str = url, cs=cs,
@@ -1062,25 +1279,30 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
         crossing = next((r["sessions"] for r in rows if (r["p90_ms"] or 0) > 2000), None)
-        gap = {}  # Realtime minus /ws p50 latency at each session count (the same run)
-        paired = {}  # the median over prompts of (Realtime minus /ws), each prompt's median
-        for n in counts:
-            by = {r["protocol"]: r["p50_ms"] for r in rows if r["sessions"] == n}
-            if by.get("ws") is not None and by.get("realtime") is not None:
-                gap[n] = round(by["realtime"] - by["ws"], 1)
-            ws, rt = by_clip.get(("ws", n), {}), by_clip.get(("realtime", n), {})
-            diffs = [np.median(rt[c]) - np.median(ws[c]) for c in ws.keys() & rt.keys()]
-            if diffs:
-                paired[n] = {"ms": round(float(np.median(diffs)), 1), "prompts": len(diffs)}
+        gaps: dict[str, dict] = {}  # each protocol minus /ws, p50 at each session count
+        pairs: dict[str, dict] = {}  # ... and the median over prompts of each prompt's gap
+        for other in protocols:
+            if other == "ws" or "ws" not in protocols:
+                continue
+            gap, paired = gaps.setdefault(other, {}), pairs.setdefault(other, {})
+            for n in counts:
+                by = {r["protocol"]: r["p50_ms"] for r in rows if r["sessions"] == n}
+                if by.get("ws") is not None and by.get(other) is not None:
+                    gap[n] = round(by[other] - by["ws"], 1)
+                ws, rt = by_clip.get(("ws", n), {}), by_clip.get((other, n), {})
+                diffs = [np.median(rt[c]) - np.median(ws[c]) for c in ws.keys() & rt.keys()]
+                if diffs:
+                    paired[n] = {"ms": round(float(np.median(diffs)), 1), "prompts": len(diffs)}
         lost = sum(r["lost"] + r["unheard"] for r in rows)
         print(json.dumps({
             "levels": rows, "p90_over_2s_at_sessions": crossing, "lost_total": lost,
             "asr": "second process (asr.url)" if asr_server else "in process",
-            "realtime_minus_ws_p50_ms": gap,
+            **{f"{p}_minus_ws_p50_ms": g for p, g in gaps.items()},
             # Each protocol asks the prompts in the same order and at the same pace, but a p50
             # over a minute still mixes different questions (and turns): this compares each
             # question with itself.
-            "realtime_minus_ws_same_prompts_ms": paired,
+            **{f"{p}_minus_ws_same_prompts_ms": g for p, g in pairs.items()},
+            "webrtc_loss": args.loss if "webrtc_lossy" in protocols else None,
         }))
         clean = lost == 0 and all(r["protocol_errors"] == 0 for r in rows)
         return 0 if clean else 1

@@ -249,10 +249,12 @@ def test_a_clip_at_24khz_keeps_its_audible_end(load) -> None:
     assert clip.at(load.SAMPLE_RATE) is clip
 
 
-@pytest.mark.parametrize("protocol", ["ws", "realtime"])
+@pytest.mark.parametrize("protocol", ["ws", "realtime", "webrtc", "webrtc_lossy"])
 def test_one_question_against_a_real_server(load, tiny_models, tiny_model, protocol) -> None:
-    """The bench's client, as ``--protocols ws,realtime`` runs it, against the real server
-    (tiny LM): the question is heard, its turn reaches an outcome, and latency is measured."""
+    """The bench's client, as ``--protocols ws,realtime,webrtc,webrtc_lossy`` runs it, against
+    the real server (tiny LM): the question is heard, its turn reaches an outcome, and latency is
+    measured (over WebRTC: to the first reply audio heard on the track; lossy: 2 % of the RTP
+    packets dropped each way)."""
     from tests.web.conftest import ServerThread, tiny_config
 
     clips = [c for c in load.load_clips() if c.name == "hello"]
@@ -260,7 +262,8 @@ def test_one_question_against_a_real_server(load, tiny_models, tiny_model, proto
         clips = [c.at(load.REALTIME_RATE) for c in clips]
     cfg = tiny_config(tiny_model, "assistant.speculative=false")
     with ServerThread(tiny_models, cfg) as s:
-        url = s.ws_url if protocol == "ws" else s.ws_url.replace("/ws", "/v1/realtime")
+        url = {"ws": s.ws_url, "realtime": s.ws_url.replace("/ws", "/v1/realtime"),
+               "webrtc": f"{s.url}rtc", "webrtc_lossy": f"{s.url}rtc#loss=0.02"}[protocol]
         st = load.Stats()
         deadline = time.perf_counter() + 0.5  # one question
         asyncio.run(load.session(url, clips, deadline, 0, st))

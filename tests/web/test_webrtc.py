@@ -256,3 +256,25 @@ def test_the_session_limit_holds_and_hangup_frees_a_place(server):
     assert refused[0] == 503 and "too many sessions" in json.loads(refused[2])["error"]["message"]
     assert hung[0] == 200
     assert again[0] == 201
+
+
+def test_arrival_order_never_waits_behind_a_lost_packet():
+    """The server's audio jitter buffer passes each packet on as it comes: a gap (loss) costs
+    the lost packet only, never a stall; a late packet after a later one is dropped."""
+    from aiortc.rtp import RtpPacket
+
+    from voice.webrtc import ArrivalOrder, listen_on_arrival
+
+    def packet(seq: int) -> RtpPacket:
+        p = RtpPacket(sequence_number=seq, timestamp=seq * 960)
+        p._data = bytes([seq % 256])
+        return p
+
+    buf = ArrivalOrder()
+    got = [buf.add(packet(s))[1] for s in (65534, 65535, 0, 2, 3, 1, 4)]  # wraps, 1 lost, late
+    assert [f.data[0] if f else None for f in got] == [254, 255, 0, 2, 3, None, 4]
+    listen_on_arrival()
+    import aiortc.rtcrtpreceiver as receiver
+
+    assert isinstance(receiver.JitterBuffer(16, 4), ArrivalOrder)
+    assert not isinstance(receiver.JitterBuffer(512, is_video=True), ArrivalOrder)

@@ -1,13 +1,17 @@
 """OpenAI's audio endpoints over our speech models, so other tools can use them:
 ``POST /v1/audio/transcriptions`` (Whisper; a multipart WAV upload; ``json``, ``text`` or
-``verbose_json``) and ``POST /v1/audio/speech`` (Piper; ``wav`` or ``pcm``, streamed sentence by
-sentence as it is synthesised). Audio goes out at 24 kHz, as OpenAI's does.
+``verbose_json``) and ``POST /v1/audio/speech`` (Piper; ``wav``, ``pcm``, ``mp3``, ``opus``,
+``aac`` or ``flac``, streamed sentence by sentence as it is synthesised, as audio bytes or, with
+``stream_format: "sse"``, as ``speech.audio.delta`` events). Audio goes out at 24 kHz, as
+OpenAI's does.
 
 Models run in worker threads; the event loop never waits on them.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import struct
 import time
 from collections.abc import AsyncIterator
@@ -24,6 +28,10 @@ from voice.openai_api import ApiError, read_json, validation_error
 SPEECH_RATE = 24000  # OpenAI's pcm and wav output rate
 MAX_UPLOAD_BYTES = 25 << 20  # OpenAI's own limit for an audio upload
 MAX_SPEECH_CHARS = 4096  # OpenAI's limit for speech input
+# OpenAI's compressed speech formats: (container, encoder, media type), encoded with PyAV
+# (faster-whisper's own dependency, with FFmpeg's encoders)
+CODECS = {"mp3": ("mp3", "libmp3lame", "audio/mpeg"), "opus": ("ogg", "libopus", "audio/opus"),
+          "aac": ("adts", "aac", "audio/aac"), "flac": ("flac", "flac", "audio/flac")}
 
 
 class SpeechRequest(BaseModel):
@@ -32,10 +40,10 @@ class SpeechRequest(BaseModel):
     input: str
     model: str | None = None
     voice: Any = None  # one voice is served; any name is accepted
-    response_format: Literal["wav", "pcm"] = "wav"
+    response_format: Literal["wav", "pcm", "mp3", "opus", "aac", "flac"] = "wav"
     speed: float | None = None
     instructions: str | None = None
-    stream_format: Literal["audio"] | None = None
+    stream_format: Literal["audio", "sse"] | None = None
 
     @field_validator("input")
     @classmethod
@@ -112,24 +120,78 @@ async def speech(models: Any, request: Request, max_body_bytes: int) -> Response
         raise validation_error(e) from None
     tts = models.tts
 
+    fmt = req.response_format
+    encoder = _Encoder(fmt) if fmt in CODECS else None
+
     async def chunks() -> AsyncIterator[bytes]:
         """Synthesised sentence by sentence on the shared workers (fairly, with the voice
-        sessions); each sentence leaves as soon as it is ready."""
+        sessions); each sentence leaves as soon as it is ready (encoded there too)."""
         it = iter(tts.synthesize_stream(req.input))
         done = object()
         lane = models.scheduler.lane("audio-api")
         try:
-            if req.response_format == "wav":
+            if fmt == "wav":
                 yield _wav_header(SPEECH_RATE)
             while (c := await lane.run(next, it, done)) is not done:
                 pcm = c.audio if c.sample_rate == SPEECH_RATE else \
                     resample(c.audio, c.sample_rate, SPEECH_RATE)
-                yield np.asarray(pcm, dtype="<i2").tobytes()
+                pcm = np.asarray(pcm, dtype="<i2")
+                yield pcm.tobytes() if encoder is None else await lane.run(encoder.encode, pcm)
+            if encoder is not None:
+                yield await lane.run(encoder.encode, None)
         finally:
             lane.close()
 
-    media = "audio/wav" if req.response_format == "wav" else "audio/pcm"
+    async def events() -> AsyncIterator[str]:
+        """``stream_format: "sse"``: the same audio as OpenAI's ``speech.audio.delta`` events,
+        then ``speech.audio.done``."""
+        async for b in chunks():
+            if b:
+                delta = {"type": "speech.audio.delta", "audio": base64.b64encode(b).decode()}
+                yield f"data: {json.dumps(delta)}\n\n"
+        usage = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+        yield f"data: {json.dumps({'type': 'speech.audio.done', 'usage': usage})}\n\n"
+
+    if req.stream_format == "sse":
+        return StreamingResponse(events(), media_type="text/event-stream")
+    media = encoder.media if encoder else "audio/wav" if fmt == "wav" else "audio/pcm"
     return StreamingResponse(chunks(), media_type=media)
+
+
+class _Encoder:
+    """24 kHz PCM16 → mp3, opus (Ogg), aac (ADTS) or flac, piece by piece: each call gives the
+    bytes the muxer has written so far (``None`` ends the stream)."""
+
+    def __init__(self, fmt: str) -> None:
+        import av  # PyAV comes with faster-whisper
+
+        container, codec, self.media = CODECS[fmt]
+        self._out = bytearray()
+        opts = {"page_duration": "100000"} if container == "ogg" else {}  # 100 ms Ogg pages
+        self._file = av.open(self, "w", format=container, options=opts)
+        self._stream = self._file.add_stream(codec, rate=SPEECH_RATE, layout="mono")
+        self._pts = 0
+
+    def write(self, data: bytes) -> int:  # the muxer's output
+        self._out += data
+        return len(data)
+
+    def encode(self, pcm: np.ndarray | None) -> bytes:
+        import av
+
+        if pcm is None:
+            packets = self._stream.encode(None)
+        else:
+            frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16", layout="mono")
+            frame.sample_rate, frame.pts = SPEECH_RATE, self._pts
+            self._pts += len(pcm)
+            packets = self._stream.encode(frame)
+        self._file.mux(packets)
+        if pcm is None:
+            self._file.close()
+        out = bytes(self._out)
+        self._out.clear()
+        return out
 
 
 def _wav_header(rate: int) -> bytes:

@@ -108,7 +108,8 @@ def test_speech_pcm_and_wav_round_trip(client: OpenAI) -> None:
 def test_bad_speech(client: OpenAI) -> None:
     for kw, param in (
         ({"input": ""}, "input"),
-        ({"input": "hi", "response_format": "mp3"}, "response_format"),
+        ({"input": "hi", "response_format": "ogg"}, "response_format"),
+        ({"input": "hi", "stream_format": "chunks"}, "stream_format"),
         ({"input": "x" * 5000}, "input"),
     ):
         with pytest.raises(openai.BadRequestError) as ei:

@@ -43,6 +43,7 @@ from voice.session import load_event_json
 log = logging.getLogger("voice.realtime")
 
 RATES = (24000, 16000)  # audio/pcm rates a client may choose (OpenAI's is 24 kHz)
+VADS = ("server_vad", "semantic_vad")  # both served by the session's webrtcvad turn detection
 CLIENT_EVENTS = (
     "session.update",
     "input_audio_buffer.append",
@@ -51,7 +52,12 @@ CLIENT_EVENTS = (
     "conversation.item.create",
     "response.create",
     "response.cancel",
+    "conversation.item.truncate",
 )
+# OpenAI client events answered with a not_supported error (LiveKit Agents sends the first one
+# to edit the conversation it mirrors: docs/realtime.md, "LiveKit Agents")
+NOT_SERVED = ("conversation.item.delete",
+              "conversation.item.retrieve", "output_audio_buffer.clear")
 SERVER_EVENTS = (
     "session.created",
     "session.updated",
@@ -62,6 +68,7 @@ SERVER_EVENTS = (
     "conversation.item.added",
     "conversation.item.done",
     "conversation.item.input_audio_transcription.completed",
+    "conversation.item.truncated",
     "response.created",
     "response.output_item.added",
     "response.output_audio.delta",
@@ -88,6 +95,7 @@ class RealtimeError(Exception):
     def __init__(self, code: str, message: str, param: str | None = None) -> None:
         super().__init__(message)
         self.code, self.param = code, param
+        self.event_id: str | None = None  # the client event's, as OpenAI's errors carry it
 
 
 class _Response:
@@ -103,7 +111,9 @@ class _Response:
         self.output: list[dict | None] = []  # items as done; None: the message
         self.text = ""
         self.audio = False
+        self.samples = 0  # reply audio sent, at the output rate
         self.done = False
+        self.metadata: dict | None = None  # response.create's, echoed (LiveKit matches on it)
 
 
 class RealtimeTransport:
@@ -130,7 +140,8 @@ class RealtimeTransport:
         self.instructions = ""
         self.tools: list[dict] = []  # the client's functions, chat-completions shape (checked)
         self.tool_choice: str | dict = "auto"  # likewise
-        self._outputs: list[tuple[str, str, str]] = []  # (item, call id, output) sent, unanswered
+        # (item, call id, output, client event id) sent, unanswered
+        self._outputs: list[tuple[str, str, str, str | None]] = []
         self._outputs_added = False  # function outputs since the last response.create
         self._pending: list[str] = []  # our protocol messages waiting to be read by the session
         self._pending.append(json.dumps({"type": "session.config", "output_sample_rate": 24000}))
@@ -139,6 +150,8 @@ class RealtimeTransport:
         self._responses: dict[int, _Response] = {}
         self._speech_items: dict[int, str] = {}  # turn → the user's audio item
         self._typed_turn_item: str | None = None  # the item of the text.input just sent
+        self._metadata: dict | None = None  # the metadata of the response.create just sent
+        self._before: dict[str, str | None] = {}  # output item → the item before it, until done
         self._last_item: str | None = None
         self._audio_turn: int | None = None
 
@@ -152,7 +165,7 @@ class RealtimeTransport:
             try:
                 await self._client_event(message)
             except RealtimeError as e:
-                await self._error(e.code, str(e), e.param)
+                await self._error(e.code, str(e), e.param, e.event_id)
             except Exception:  # a bug must not end the conversation
                 log.exception("realtime %s: handling a client event failed", self.session_id)
                 await self._error("internal", "the server failed to handle that event")
@@ -182,10 +195,18 @@ class RealtimeTransport:
             "conversation.item.create": self._item_create,
             "response.create": self._response_create,
             "response.cancel": self._response_cancel,
+            "conversation.item.truncate": self._truncate,
         }.get(kind)
-        if handler is None:
-            raise RealtimeError("unknown_event", f"unknown or unsupported event type {kind[:64]!r}")
-        await handler(ev)
+        try:
+            if handler is None and kind in NOT_SERVED:
+                raise RealtimeError("not_supported", f"{kind} is not supported by this server")
+            if handler is None:
+                raise RealtimeError("unknown_event",
+                                    f"unknown or unsupported event type {kind[:64]!r}")
+            await handler(ev)
+        except RealtimeError as e:  # OpenAI's errors name the client event they answer
+            e.event_id = ev["event_id"] if isinstance(ev.get("event_id"), str) else None
+            raise
 
     async def _session_update(self, ev: dict) -> None:
         s = ev.get("session")
@@ -206,12 +227,19 @@ class RealtimeTransport:
             td = inp["turn_detection"]
             if td is None:
                 server_vad = False
-            elif isinstance(td, dict) and td.get("type", "server_vad") == "server_vad":
-                server_vad = True
+            elif isinstance(td, dict) and td.get("type", "server_vad") in VADS:
+                server_vad = True  # semantic_vad too: our VAD's turn ends serve it
+                for key in ("create_response", "interrupt_response"):
+                    if td.get(key, True) is not True:  # the session always answers, barges in
+                        raise RealtimeError(
+                            "not_supported", f"turn_detection.{key} must be true (or null "
+                            "turn_detection: the client commits turns)",
+                            f"session.audio.input.turn_detection.{key}",
+                        )
             else:
                 raise RealtimeError(
-                    "invalid_value", "turn_detection must be null or {type: 'server_vad'}",
-                    "session.audio.input.turn_detection",
+                    "invalid_value", "turn_detection must be null or {type: 'server_vad'} "
+                    "(or 'semantic_vad')", "session.audio.input.turn_detection",
                 )
         modalities = s.get("output_modalities")
         if modalities is not None and modalities not in (["audio"], ["text"]):
@@ -309,7 +337,7 @@ class RealtimeTransport:
         if not isinstance(item, dict):
             raise RealtimeError("invalid_event", "conversation.item.create needs an item", "item")
         if item.get("type") == "function_call_output":
-            await self._function_output(item)
+            await self._function_output(item, ev.get("event_id"))
             return
         if item.get("type", "message") != "message" or item.get("role") != "user":
             raise RealtimeError(
@@ -338,7 +366,7 @@ class RealtimeTransport:
                          item=_user_item(iid, text=text))
         self._last_item = iid
 
-    async def _function_output(self, item: dict) -> None:
+    async def _function_output(self, item: dict, event_id: str | None = None) -> None:
         """The output of a function call: the session adds it to the conversation (and
         answers ``function.output``, which becomes ``conversation.item.added/done``) or
         rejects an unknown call (``unknown_call``, an ``invalid_value`` error here)."""
@@ -350,27 +378,71 @@ class RealtimeTransport:
             raise RealtimeError("invalid_event", "a function_call_output item needs an output "
                                 "string", "item.output")  # fmt: skip
         iid = item.get("id") if isinstance(item.get("id"), str) else _id("item")
-        self._outputs.append((iid, call_id, output))
+        self._outputs.append((iid, call_id, output,
+                              event_id if isinstance(event_id, str) else None))
         del self._outputs[:-16]  # one the session refused for another reason is never answered
         self._outputs_added = True
         self._protocol("function.output", call_id=call_id, output=output)
 
     async def _response_create(self, ev: dict) -> None:
+        params = ev.get("response") if isinstance(ev.get("response"), dict) else {}
+        metadata = params.get("metadata")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise RealtimeError("invalid_value", "metadata must be an object",
+                                "response.metadata")
         outputs, self._outputs_added = self._outputs_added, False
         if not self._typed:
             if outputs:  # answer the function outputs: a turn with no new question
+                self._metadata = metadata
                 self._protocol("reply.create")
                 return
-            if self.server_vad:
-                return  # spoken turns get their response when the speech ends
-            raise RealtimeError("invalid_event", "nothing to respond to: add an item first")
+            if any(not r.done for r in self._responses.values()):
+                raise RealtimeError("conversation_already_has_active_response",
+                                    "Conversation already has an active response in progress")
+            # Nothing new to answer (an app asking the model to speak first): a response, as
+            # OpenAI answers each response.create, that says nothing. (With server VAD, spoken
+            # turns get their own responses when the speech ends.)
+            r = _Response(-1, None)
+            r.metadata = metadata
+            await self._emit("response.created", response=self._describe(r, "in_progress"))
+            await self._emit("response.done", response=self._describe(r, "completed"))
+            return
         items = list(self._typed)
         self._typed.clear()
-        self._typed_turn_item = items[-1][0]
+        self._typed_turn_item, self._metadata = items[-1][0], metadata
         self._protocol("text.input", text=" ".join(t for _, t in items))
 
     async def _response_cancel(self, ev: dict) -> None:
         self._protocol("interrupt")
+
+    async def _truncate(self, ev: dict) -> None:
+        """The client played only ``audio_end_ms`` of an assistant message (Pipecat sends this
+        when the user speaks over a reply): answered by ``conversation.item.truncated``, or the
+        error OpenAI gives. The conversation already holds what the session's playback clock
+        says was heard of a reply spoken over, so nothing more is cut."""
+        iid, index, end = ev.get("item_id"), ev.get("content_index", 0), ev.get("audio_end_ms")
+        if not isinstance(iid, str):
+            raise RealtimeError("invalid_event", "conversation.item.truncate needs an item_id",
+                                "item_id")
+        if not isinstance(end, int) or isinstance(end, bool) or end < 0:
+            raise RealtimeError("invalid_value", "audio_end_ms must be a whole number >= 0",
+                                "audio_end_ms")
+        r = next((r for r in self._responses.values() if r.item == iid), None)
+        if r is None:
+            raise RealtimeError("invalid_value", f"no assistant message {iid[:64]!r} to truncate",
+                                "item_id")
+        if index != 0:
+            raise RealtimeError("invalid_value", "an assistant message has one content part (0)",
+                                "content_index")
+        if not r.audio:
+            raise RealtimeError("invalid_value", "Only model output audio messages can be "
+                                "truncated", "item_id")  # fmt: skip
+        ms = r.samples * 1000 // self.out_rate
+        if end > ms:
+            raise RealtimeError("invalid_value", f"Audio content of {ms}ms is already shorter "
+                                f"than {end}ms", "audio_end_ms")  # fmt: skip
+        await self._emit("conversation.item.truncated", item_id=iid, content_index=0,
+                         audio_end_ms=end)
 
     # --- session → client ---------------------------------------------------------------------
     async def send(self, message: str | bytes) -> None:
@@ -385,6 +457,7 @@ class RealtimeTransport:
             if r is not None and not r.done and not self.text_only:
                 await self._message(r)
                 r.audio = True
+                r.samples += len(message) // 2
                 await self._emit("response.output_audio.delta", response_id=r.id,
                                  item_id=r.item, output_index=r.index, content_index=0,
                                  delta=base64.b64encode(message).decode())
@@ -413,7 +486,7 @@ class RealtimeTransport:
                 await self._emit("conversation.item.input_audio_transcription.completed",
                                  item_id=item, content_index=0, transcript=ev["text"])
             else:  # a typed turn: its item was announced at conversation.item.create
-                await self._open(turn, self._typed_turn_item)
+                await self._open(turn, self._typed_turn_item, asked=True)
         elif kind == "reply.text":
             r = await self._open(turn, None)
             if not ev.get("final") and ev.get("delta"):
@@ -433,7 +506,7 @@ class RealtimeTransport:
         elif kind == "function.output":
             await self._output_added(ev["call_id"])
         elif kind == "reply.create":  # the turn answering function outputs has begun
-            await self._open(turn, None)
+            await self._open(turn, None, asked=True)
         elif kind == "reply.audio.start":
             self._audio_turn = turn
         elif kind == "reply.audio.end":
@@ -455,16 +528,19 @@ class RealtimeTransport:
             if code == "turn_failed" and turn is not None:
                 await self._close(turn, "failed")
             if code == "unknown_call":  # the oldest function output sent: not added
-                if self._outputs:
-                    self._outputs.pop(0)
-                await self._error("invalid_value", ev.get("message", ""), "item.call_id")
+                event_id = self._outputs.pop(0)[3] if self._outputs else None
+                await self._error("invalid_value", ev.get("message", ""), "item.call_id",
+                                  event_id)
                 return
             await self._error(code, ev.get("message", ""))
 
-    async def _open(self, turn: int, user_item: str | None) -> _Response:
+    async def _open(self, turn: int, user_item: str | None, asked: bool = False) -> _Response:
+        """The turn's response, created once (``asked``: the turn a response.create began)."""
         r = self._responses.get(turn)
         if r is None:
             r = self._responses[turn] = _Response(turn, user_item)
+            if asked:
+                r.metadata, self._metadata = self._metadata, None
             await self._emit("response.created", response=self._describe(r, "in_progress"))
         return r
 
@@ -475,6 +551,7 @@ class RealtimeTransport:
             r.output.append(None)
             await self._emit("response.output_item.added", response_id=r.id,
                              output_index=r.index, item=self._assistant_item(r, "in_progress"))
+            await self._conversation_item("added", self._assistant_item(r, "in_progress"))
 
     async def _function_call(self, r: _Response, call_id: str, name: str, args: str) -> None:
         """A call of one of the client's functions, whole (our model writes it at once)."""
@@ -485,6 +562,7 @@ class RealtimeTransport:
         ids = {"response_id": r.id, "item_id": item["id"], "output_index": index}
         await self._emit("response.output_item.added", response_id=r.id, output_index=index,
                          item=item)
+        await self._conversation_item("added", item)
         await self._emit("response.function_call_arguments.delta", **ids, call_id=call_id,
                          delta=args)
         await self._emit("response.function_call_arguments.done", **ids, call_id=call_id,
@@ -492,13 +570,24 @@ class RealtimeTransport:
         r.output[index] = item = {**item, "status": "completed", "arguments": args}
         await self._emit("response.output_item.done", response_id=r.id, output_index=index,
                          item=item)
+        await self._conversation_item("done", item)
+
+    async def _conversation_item(self, stage: str, item: dict) -> None:
+        """A response's output item joins the conversation (``conversation.item.added`` and
+        ``.done``, as OpenAI sends them: LiveKit Agents mirrors the conversation from them)."""
+        if stage == "added":
+            self._before[item["id"]], self._last_item = self._last_item, item["id"]
+        await self._emit(f"conversation.item.{stage}", item=item,
+                         previous_item_id=self._before.get(item["id"]))
+        if stage == "done":
+            self._before.pop(item["id"], None)
 
     async def _output_added(self, call_id: str) -> None:
         """The session took a function's output: the item is in the conversation."""
         k = next((k for k, o in enumerate(self._outputs) if o[1] == call_id), None)
         if k is None:
             return
-        iid, _, output = self._outputs.pop(k)
+        iid, _, output, _ = self._outputs.pop(k)
         item = {"id": iid, "object": "realtime.item", "type": "function_call_output",
                 "status": "completed", "call_id": call_id, "output": output}
         for name in ("conversation.item.added", "conversation.item.done"):
@@ -521,9 +610,11 @@ class RealtimeTransport:
             item_status = "completed" if status == "completed" else "incomplete"
             await self._emit("response.output_item.done", response_id=r.id,
                              output_index=r.index, item=self._assistant_item(r, item_status))
+            await self._conversation_item("done", self._assistant_item(r, item_status))
         resp = self._describe(r, status)
         if latency or stats:
-            resp["metadata"] = {"diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
+            resp["metadata"] = {**resp.get("metadata", {}),
+                                "diffvoice": {"latency_ms": latency or {}, "stats": stats or {}}}
         await self._emit("response.done", response=resp)
         if resp["output"]:
             self._last_item = resp["output"][-1]["id"]
@@ -536,9 +627,12 @@ class RealtimeTransport:
         done = "completed" if status == "completed" else "incomplete"
         out = [] if status == "in_progress" else \
             [self._assistant_item(r, done) if o is None else o for o in r.output]
-        return {"id": r.id, "object": "realtime.response", "status": status,
-                "output": out, "conversation_id": self.session_id,
-                "output_modalities": ["text"] if self.text_only else ["audio"]}
+        d = {"id": r.id, "object": "realtime.response", "status": status,
+             "output": out, "conversation_id": self.session_id,
+             "output_modalities": ["text"] if self.text_only else ["audio"]}
+        if r.metadata:
+            d["metadata"] = dict(r.metadata)
+        return d
 
     def _assistant_item(self, r: _Response, status: str) -> dict:
         kind = "output_text" if self.text_only else "output_audio"
@@ -571,10 +665,11 @@ class RealtimeTransport:
         assert type_ in SERVER_EVENTS, type_
         await self.ws.send(json.dumps({"type": type_, "event_id": _id("event"), **fields}))
 
-    async def _error(self, code: str, message: str, param: str | None = None) -> None:
+    async def _error(self, code: str, message: str, param: str | None = None,
+                     event_id: str | None = None) -> None:
         kind = "server_error" if code in ("internal", "turn_failed") else "invalid_request_error"
         await self._emit("error", error={"type": kind, "code": code, "message": message,
-                                         "param": param})
+                                         "param": param, "event_id": event_id})
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         await self.ws.close(code, reason)

@@ -184,10 +184,12 @@ def test_typed_turn_and_cancel_async(server: ServerThread) -> None:
         ({"type": "session.update", "session": {"type": "transcription"}}, "invalid_value"),
         ({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
                                                        "content": []}}, "invalid_event"),
-        ({"type": "response.create"}, None),  # nothing to answer with server VAD: ignored
+        ({"type": "response.create"}, None),  # nothing to answer: a response saying nothing
+        ({"type": "conversation.item.truncate", "item_id": "item_none", "content_index": 0,
+          "audio_end_ms": 0}, "invalid_value"),  # no such assistant message
     ],
     ids=["unknown", "bad-base64", "no-audio", "bad-rate", "not-realtime", "empty-item",
-         "idle-response-create"],
+         "idle-response-create", "truncate-unknown-item"],
 )
 def test_bad_events_get_errors_and_session_goes_on(
     server: ServerThread, event: dict, code: str | None
@@ -416,3 +418,41 @@ def test_function_call_then_its_output_then_the_answer(tool_server: ServerThread
         assert [m["role"] for m in history] == ["user", "assistant", "tool", "assistant"]
         assert history[2] == {"role": "tool", "tool_call_id": item.call_id, "content": output}
         assert history[3] == {"role": "assistant", "content": message.content[0].transcript}
+
+
+def test_truncate_and_the_empty_response(server: ServerThread) -> None:
+    """A response.create with nothing to answer (an app asking the model to speak first, as
+    Pipecat's LLMRunFrame does) gets a response that says nothing. conversation.item.truncate
+    (Pipecat and LiveKit send it when the user speaks over a reply) is answered by
+    conversation.item.truncated within the audio sent, by OpenAI's errors past its end or for
+    a content part the message does not have."""
+    with client(server).realtime.connect(model="diffvoice") as conn:
+        ev = Events(conn.recv)
+        ev.until("session.created")
+        conn.response.create()
+        created = ev.until("response.created")
+        empty = ev.until("response.done")
+        assert empty.response.id == created.response.id
+        assert empty.response.status == "completed" and empty.response.output == []
+        conn.conversation.item.create(item={
+            "type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "hello there"}],
+        })
+        conn.response.create()
+        done = ev.until("response.done")
+        (message,) = done.response.output
+        audio = b"".join(base64.b64decode(e.delta)
+                         for e in ev.of(done.response.id, "response.output_audio.delta"))
+        ms = len(audio) // 2 * 1000 // RATE
+        assert ms > 100
+        for fields, param in (({"audio_end_ms": ms + 1}, "audio_end_ms"),
+                              ({"content_index": 1}, "content_index"),
+                              ({"item_id": "item_unknown"}, "item_id")):
+            conn.send({"type": "conversation.item.truncate", "item_id": message.id,
+                       "content_index": 0, "audio_end_ms": 0, **fields})
+            error = ev.until("error")
+            assert (error.error.code, error.error.param) == ("invalid_value", param)
+        conn.conversation.item.truncate(item_id=message.id, content_index=0,
+                                        audio_end_ms=ms // 2)
+        cut = ev.until("conversation.item.truncated")
+        assert (cut.item_id, cut.content_index, cut.audio_end_ms) == (message.id, 0, ms // 2)

@@ -396,14 +396,18 @@ class WebRTCAsOurs:
     ``loss``: the fraction of RTP packets dropped at random, both ways, in this process (a lossy
     network as the client sees it: Opus packets lost on the way up and on the way down)."""
 
-    QUIET = 100.0  # RMS of int16 samples: -50 dBFS
+    QUIET = 100.0  # RMS of int16 samples: -50 dBFS (played out: this quiet for 200 ms)
+    SOUND = 1.0  # RMS above the codec's digital silence: the reply's first sample has come
     PLAYED_OUT_FRAMES = 10  # quiet 20 ms frames after the reply: it has played out
 
     def __init__(self, url: str, loss: float = 0.0, seed: int = 0) -> None:
         self.url, self.loss = url, loss
         self.rng = np.random.default_rng(seed)
+        from voice.audio import LowDelayResampler
+
         self.pending: asyncio.Queue = asyncio.Queue()
         self.mic: asyncio.Queue = asyncio.Queue()
+        self.up = LowDelayResampler(SAMPLE_RATE, 48000)  # the microphone, as a browser's
         self.expect: int | None = None  # reply.audio.start seen for this turn
         self.hearing = False  # its first audible frame has come
         self.quiet = 0
@@ -433,11 +437,13 @@ class WebRTCAsOurs:
 
                 import av
 
-                pcm = await outer.mic.get()
+                # A browser captures at 48 kHz, Opus's rate, which aiortc's encoder takes as it
+                # is (any other rate it resamples through a filter holding back 20 ms).
+                pcm = outer.up.process(await outer.mic.get())
                 frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16",
                                                    layout="mono")
-                frame.sample_rate, frame.pts = SAMPLE_RATE, self.pts
-                frame.time_base = fractions.Fraction(1, SAMPLE_RATE)
+                frame.sample_rate, frame.pts = 48000, self.pts
+                frame.time_base = fractions.Fraction(1, 48000)
                 self.pts += len(pcm)
                 return frame
 
@@ -536,10 +542,11 @@ class WebRTCAsOurs:
                 return
             for out in resampler.resample(frame):
                 pcm = out.to_ndarray().reshape(-1).astype(np.int16)
-                loud = float(np.sqrt(np.mean(pcm.astype(np.float32) ** 2))) > self.QUIET
+                rms = float(np.sqrt(np.mean(pcm.astype(np.float32) ** 2)))
+                loud = rms > self.QUIET
                 if self.expect is None:
                     continue
-                if not self.hearing and not loud:
+                if not self.hearing and rms <= self.SOUND:
                     continue
                 self.hearing = True
                 self.pending.put_nowait(pcm.tobytes())

@@ -45,6 +45,10 @@ import numpy as np
 log = logging.getLogger("diffvoice.webrtc")
 
 RATE = 24000  # the Realtime session's audio rate (in and out)
+# Our track's rate: Opus's own. aiortc's encoder re-frames 48 kHz audio as it is, but resamples
+# anything else through a filter that holds back a whole 20 ms frame (measured: 20 ms more
+# from the reply's first sample to the caller's ear at 24 kHz).
+TRACK_RATE = 48000
 FRAME_S = 0.02  # one Opus frame
 MAX_SDP_BYTES = 64 << 10
 
@@ -120,10 +124,19 @@ class ReplyTrack:
         self._start: float | None = None
         self._sent = 0  # samples sent so far (the frames' pts)
         self._on_drained = on_drained
+        self._resampler = None  # to TRACK_RATE, kept across a reply's chunks
+        self._wake = asyncio.Event()
         self.playing = False
 
-    def queue(self, pcm: np.ndarray) -> None:
-        self._pcm = np.concatenate([self._pcm, pcm])
+    def queue(self, pcm: np.ndarray, rate: int) -> None:
+        """Play ``pcm`` (int16 mono at ``rate``) after what is queued."""
+        from voice.audio import LowDelayResampler
+
+        if self._resampler is None or self._resampler.from_rate != rate:
+            self._resampler = LowDelayResampler(rate, TRACK_RATE)
+        if not self.playing and not len(self._pcm):  # a reply starts: on the next frame,
+            self._wake.set()  # not after the silence frame now being waited out
+        self._pcm = np.concatenate([self._pcm, self._resampler.process(pcm)])
         self.playing = True
 
     def clear(self) -> bool:
@@ -136,13 +149,18 @@ class ReplyTrack:
     async def _next_frame(self):
         import av
 
-        n = int(RATE * FRAME_S)
+        n = int(TRACK_RATE * FRAME_S)
         if self._start is None:
             self._start = time.monotonic()
         else:
-            wait = self._start + self._sent / RATE - time.monotonic()
+            wait = self._start + self._sent / TRACK_RATE - time.monotonic()
             if wait > 0:
-                await asyncio.sleep(wait)
+                self._wake.clear()
+                try:  # a reply that starts meanwhile goes now, and the clock restarts there
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                    self._start = time.monotonic() - self._sent / TRACK_RATE
+                except TimeoutError:
+                    pass
         chunk, self._pcm = self._pcm[:n], self._pcm[n:]
         if len(chunk) < n:
             chunk = np.concatenate([chunk, np.zeros(n - len(chunk), dtype=np.int16)])
@@ -150,9 +168,9 @@ class ReplyTrack:
                 self.playing = False
                 self._on_drained()
         frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
-        frame.sample_rate = RATE
+        frame.sample_rate = TRACK_RATE
         frame.pts = self._sent
-        frame.time_base = fractions.Fraction(1, RATE)
+        frame.time_base = fractions.Fraction(1, TRACK_RATE)
         self._sent += n
         return frame
 
@@ -226,10 +244,14 @@ class Peer:
         import av
         from aiortc.mediastreams import MediaStreamError
 
-        resampler = av.AudioResampler(format="s16", layout="mono", rate=self.in_rate)
+        rate = self.in_rate
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=rate)
         try:
             while True:
                 frame = await track.recv()
+                if rate != self.in_rate:  # the session asked for another rate
+                    rate = self.in_rate
+                    resampler = av.AudioResampler(format="s16", layout="mono", rate=rate)
                 for out in resampler.resample(frame):
                     self._heard(out.to_ndarray().reshape(-1).astype("<i2").tobytes())
         except MediaStreamError:
@@ -283,7 +305,10 @@ class Peer:
 
 class RealtimePeer(Peer):
     """The Realtime API's WebRTC call: ``input_audio_buffer.append`` events from the media,
-    ``response.output_audio.delta`` to the media, the rest on the data channel."""
+    ``response.output_audio.delta`` to the media, the rest on the data channel. The audio
+    rates are the session's (``session.created`` / ``.updated`` say them)."""
+
+    rate = RATE  # the session's output rate
 
     def _on_message(self, message: str | bytes) -> None:
         if isinstance(message, str):
@@ -303,11 +328,16 @@ class RealtimePeer(Peer):
     def _sent(self, message: str | bytes) -> None:
         ev = json.loads(message) if isinstance(message, str) else {}
         kind = ev.get("type")
+        if kind in ("session.created", "session.updated"):
+            audio = ev.get("session", {}).get("audio", {})
+            self.in_rate = audio.get("input", {}).get("format", {}).get("rate", self.in_rate)
+            self.rate = audio.get("output", {}).get("format", {}).get("rate", self.rate)
         if kind == "response.output_audio.delta":  # the audio goes as media
             if not self.reply.playing:
                 self._response = ev.get("response_id")
                 self._event("output_audio_buffer.started", response_id=self._response)
-            self.reply.queue(np.frombuffer(base64.b64decode(ev["delta"]), dtype="<i2"))
+            pcm = np.frombuffer(base64.b64decode(ev["delta"]), dtype="<i2")
+            self.reply.queue(pcm, self.rate)
             return
         self._deliver(message)
         if kind == "response.done" and ev.get("response", {}).get("status") == "cancelled":
@@ -346,7 +376,7 @@ class ProtocolPeer(Peer):
         except ValueError:
             ev = None
         if isinstance(ev, dict) and ev.get("type") == "session.config":
-            ev["output_sample_rate"] = RATE  # the track's rate, whatever the page plays at
+            ev["output_sample_rate"] = TRACK_RATE  # the track's rate, whatever the page's is
             message = json.dumps(ev)
         elif isinstance(ev, dict) and ev.get("type") == "playback.done":
             return  # the server plays the reply here, and says so itself
@@ -357,7 +387,7 @@ class ProtocolPeer(Peer):
 
     def _sent(self, message: str | bytes) -> None:
         if isinstance(message, bytes):
-            self.reply.queue(np.frombuffer(message, dtype="<i2"))
+            self.reply.queue(np.frombuffer(message, dtype="<i2"), TRACK_RATE)
             return
         self._deliver(message)
         ev = json.loads(message)

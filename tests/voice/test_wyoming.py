@@ -6,12 +6,9 @@ conversation agent with its tools, bad events, a full server and a client that v
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -30,38 +27,17 @@ from wyoming.tts import (
     SynthesizeStopped,
 )
 
+from tests.cli_server import cli_server
+
 MAX_CONNECTIONS = 3
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     """``diffvoice wyoming --port 0`` as a subprocess; its banner names the port it took."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voice.cli", "wyoming", "--port", "0",
-         "--set", f"server.max_sessions={MAX_CONNECTIONS}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    lines: list[str] = []
-    try:
-        deadline = time.monotonic() + 180
-        found = None
-        while found is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"diffvoice wyoming exited: {''.join(lines)}")
-            lines.append(line)
-            found = re.search(r"tcp://127\.0\.0\.1:(\d+)", line)
-        if found is None:
-            pytest.fail(f"diffvoice wyoming did not start: {''.join(lines)}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()
-        yield int(found.group(1))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with cli_server(["wyoming", "--port", "0", "--set",
+                     f"server.max_sessions={MAX_CONNECTIONS}"], r"tcp://127\.0\.0\.1:(\d+)") as m:
+        yield int(m.group(1))
 
 
 def _run(coro):

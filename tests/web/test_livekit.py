@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
-import subprocess
-import sys
-import threading
 import time
 import wave
 from collections.abc import Iterator
@@ -22,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.cli_server import cli_server
 from tests.web.conftest import heard, words
 
 pytest.importorskip("livekit.plugins.openai")
@@ -39,32 +35,8 @@ TIMEOUT = 60.0
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     """``diffvoice serve --port 0`` as a subprocess; its banner names the port it took."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voice.cli", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    lines: list[str] = []
-    try:
-        deadline = time.monotonic() + 180
-        found = None
-        while found is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"diffvoice serve exited: {''.join(lines)}")
-            lines.append(line)
-            m = re.search(r"API at (http://127\.0\.0\.1:\d+/v1)", line)
-            found = m and m.group(1)
-        if found is None:
-            pytest.fail(f"diffvoice serve did not start in 180 s: {''.join(lines)}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
-        yield found
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with cli_server(["serve", "--port", "0"], r"API at (http://127\.0\.0\.1:\d+/v1)") as m:
+        yield m.group(1)
 
 
 def question_frames(silence_s: float = 1.5) -> list[rtc.AudioFrame]:

@@ -17,11 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import re
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +26,8 @@ from typing import Any
 import numpy as np
 import pytest
 from openai import OpenAI
+
+from tests.cli_server import cli_server
 
 pytest.importorskip("pipecat", reason="pipecat-ai is a test extra")
 
@@ -85,32 +83,8 @@ logger.add(sys.stderr, level="WARNING")
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
     """``diffvoice serve --port 0`` as a subprocess; its banner names the port it took."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voice.cli", "serve", "--port", "0"], cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    lines: list[str] = []
-    try:
-        deadline = time.monotonic() + 180
-        url = None
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"diffvoice serve exited: {''.join(lines)}")
-            lines.append(line)
-            m = re.search(r"API at (http://127\.0\.0\.1:\d+)/v1", line)
-            url = m and m.group(1)
-        if url is None:
-            pytest.fail(f"diffvoice serve did not start in 180 s: {''.join(lines)}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with cli_server(["serve", "--port", "0"], r"API at (http://127\.0\.0\.1:\d+)/v1") as m:
+        yield m.group(1)
 
 
 def realtime_url(base_url: str) -> str:

@@ -7,12 +7,6 @@ from __future__ import annotations
 
 import enum
 import json
-import os
-import re
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
 from typing import Literal
 
@@ -22,36 +16,14 @@ import pytest
 from openai import OpenAI
 from pydantic import BaseModel, Field
 
+from tests.cli_server import cli_server
+
 
 @pytest.fixture(scope="module")
 def api_url() -> Iterator[str]:
     """``diffvoice api --port 0`` as a subprocess; its banner names the port it took."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voice.cli", "api", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )
-    lines: list[str] = []
-    try:
-        deadline = time.monotonic() + 120
-        url = None
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                pytest.fail(f"diffvoice api exited: {''.join(lines)}")
-            lines.append(line)
-            m = re.search(r"(http://127\.0\.0\.1:\d+/v1)", line)
-            url = m and m.group(1)
-        if url is None:
-            pytest.fail(f"diffvoice api did not start in 120 s: {''.join(lines)}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with cli_server(["api", "--port", "0"], r"(http://127\.0\.0\.1:\d+/v1)", 120) as m:
+        yield m.group(1)
 
 
 @pytest.fixture(scope="module")

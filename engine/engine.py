@@ -47,6 +47,7 @@ class DraftPrompt:
     """What a JSON-schema request's prose draft decodes (:meth:`Engine.draft_prompt`)."""
 
     prompt_ids: list[int]
+    params: SamplingParams  # the request's own, free and at most one reply block long
     question: str  # the last user message, less its words about the format
     fitted: bool  # the request's budget is the engine's (no max_tokens from the caller)
 
@@ -56,9 +57,7 @@ class _Drafted:
     """A structured request waiting for its prose draft (engine/fill.py)."""
 
     seq: Sequence  # the request itself, queued once its draft is done
-    schema: object
-    question: str
-    fitted: bool  # its budget is the engine's, which may grow to hold the filled reply
+    draft: DraftPrompt
 
 
 def pick_device(name: str) -> torch.device:
@@ -260,11 +259,9 @@ class Engine:
             truncated_turns=truncated_turns, stream=stream, constraint=self._constraint(params),
         )
         if draft is not None and seq.constraint is not None:
-            p = dataclasses.replace(self._draft_params(params), max_new_tokens=min(
-                params.max_new_tokens, self.typical_reply_tokens(params)))
-            first = Sequence(f"{rid}#draft", draft.prompt_ids, p, self.model.cfg, self.eos_ids)
-            self._drafts[first.request_id] = _Drafted(
-                seq, params.response_format["json_schema"]["schema"], draft.question, draft.fitted)
+            first = Sequence(f"{rid}#draft", draft.prompt_ids, draft.params, self.model.cfg,
+                             self.eos_ids)
+            self._drafts[first.request_id] = _Drafted(seq, draft)
             seq = first
         self.waiting.append(seq)
         return rid
@@ -275,10 +272,6 @@ class Engine:
         mode = self.config.json_from_draft
         return mode == "on" or (mode == "auto" and self.model.cfg.json_from_draft)
 
-    @staticmethod
-    def _draft_params(params: SamplingParams) -> SamplingParams:
-        return dataclasses.replace(params, response_format=None, fit_budget=False)
-
     def draft_prompt(
         self, messages: list[dict] | None, params: SamplingParams, tools=None
     ) -> DraftPrompt | None:
@@ -288,7 +281,7 @@ class Engine:
         rf = params.response_format
         if messages is None or rf is None or rf["type"] != "json_schema" or not self.drafts_json():
             return None
-        p = dataclasses.replace(self._draft_params(params), max_new_tokens=min(
+        p = dataclasses.replace(params, response_format=None, fit_budget=False, max_new_tokens=min(
             params.max_new_tokens, self.typical_reply_tokens(params)))
         try:
             prose = prose_request(normalize_messages(messages))
@@ -297,17 +290,19 @@ class Engine:
             return None
         last = prose[-1]
         question = last["content"] if last["role"] == "user" else ""
-        return DraftPrompt(ids, question, params.fit_budget)
+        return DraftPrompt(ids, p, question, params.fit_budget)
 
     def _drafted(self, draft: Sequence, failed: bool = False) -> None:
         """A draft is done: offer its filled reply to the request, which joins the queue with
         the draft's forward passes and start time counted as its own."""
         d = self._drafts.pop(draft.request_id)
         seq = d.seq
-        text = "" if failed else propose(d.schema, d.question, draft.text(self.tokenizer.decode))
+        schema = seq.params.response_format["json_schema"]["schema"]
+        text = "" if failed else propose(schema, d.draft.question,
+                                         draft.text(self.tokenizer.decode))
         if seq.constraint is not None:
             n = len(self.grammar.encode(text)) + seq.constraint.cost_hint
-            if n > seq.params.max_new_tokens and d.fitted:  # the engine's budget: grow it
+            if n > seq.params.max_new_tokens and d.draft.fitted:  # the engine's budget: grow
                 p = dataclasses.replace(seq.params, max_new_tokens=n)
                 if positions_needed(self.model.cfg, p, seq.prompt_len) <= self.max_len:
                     seq = Sequence(seq.request_id, seq.prompt_ids, p, self.model.cfg,

@@ -39,7 +39,7 @@ _STOP = frozenset(
     "of in on at to for from by with and or but as about into than then so not no yes "
     "do does did can could would should will shall may might must has have had "
     "i me my we our you your he him his she her they them their what which who whom whose "
-    "when where why how please just also very one called named about around some".split()
+    "when where why how please just also very one called named around some".split()
 )
 _WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
 _REFUSAL = re.compile(r"(?i)\b(?:sorry|can't|cannot|can not|don't know|not sure|unable)\b")
@@ -56,7 +56,6 @@ class _Draft:
     """The draft's material: new word runs, names from the question, and numbers."""
 
     text: str
-    question: str
     runs: list[tuple[int, str]] = field(default_factory=list)  # (place, words), best first
     names: list[str] = field(default_factory=list)  # capitalised words the question also said
     numbers: list[Fraction] = field(default_factory=list)  # best first
@@ -64,7 +63,7 @@ class _Draft:
 
     @classmethod
     def read(cls, draft: str, question: str) -> _Draft:
-        d = cls(draft, question)
+        d = cls(draft)
         if _REFUSAL.search(draft):  # "Sorry, I can't help with that": no values in it
             return d
         asked = {w.lower() for w in _WORD.findall(question)}
@@ -109,16 +108,19 @@ class _Draft:
         if self.names:
             return self.names.pop(0)
         if self.numbers:  # a string field for a number ("the answer": "12")
-            x = self.numbers.pop(0)
-            return str(int(x) if x.denominator == 1 else float(x))
+            return str(_plain(self.numbers.pop(0)))
         raise _Stop
 
     def take_number(self, integer: bool) -> int | float:
         for i, x in enumerate(self.numbers):
             if not integer or x.denominator == 1:
                 del self.numbers[i]
-                return int(x) if x.denominator == 1 else float(x)
+                return _plain(x)
         raise _Stop
+
+
+def _plain(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else float(x)
 
 
 def _numbers(text: str) -> list[Fraction]:
@@ -211,20 +213,19 @@ class _Writer:
         # A field the draft or question names picks first ("capital" in "The capital of
         # Italy is Rome."); the text is still written in the schema's order.
         order = sorted(required, key=lambda k: not set(_key_words(k)) & self.d.mentioned)
-        values: dict[str, str] = {}
+        values: dict[str, str | None] = {}  # None: the draft gives no value
         for k in order:
             w = _Writer(self.d)
             try:
                 w.emit(props[k])
             except _Stop:
-                values[k] = ""
-                values.setdefault("#stop", k)
+                values[k] = None
                 continue
             values[k] = "".join(w.out)
         self.out.append("{")
         for i, k in enumerate(required):
             self.out.append(("," if i else "") + json.dumps(k, ensure_ascii=False) + ":")
-            if not values[k]:
+            if values[k] is None:
                 raise _Stop
             self.out.append(values[k])
         self.out.append("}")

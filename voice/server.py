@@ -348,26 +348,27 @@ class VoiceServer:
             return await ws.send_denial_response(resp)
         await ws.accept()
         transport: Any = WebSocketTransport(ws)
+        holder: list[Session] = []
         if realtime:
-            transport = self._realtime_transport(transport, ws.query_params.get("model"))
-        await self._converse(transport, ws.client.host if ws.client else "", ws.client)
+            transport = self._realtime_transport(transport, ws.query_params.get("model"), holder)
+        await self._converse(transport, ws.client.host if ws.client else "", ws.client, holder)
 
-    def _realtime_transport(self, link: Any, model: str | None) -> RealtimeTransport:
-        """The Realtime API over ``link`` (a websocket, or a WebRTC call's peer)."""
+    def _realtime_transport(
+        self, link: Any, model: str | None, holder: list[Session]
+    ) -> RealtimeTransport:
+        """The Realtime API over ``link`` (a websocket, or a WebRTC call's peer), for the
+        session that :meth:`_converse` puts in ``holder``."""
         assert self.models is not None
         name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
         asr = self.models.asr
-        holder: list[Session] = []
 
         async def transcribe(audio):  # on the session's own share of the workers
             return await holder[0].pipe.jobs.run(asr.transcribe, audio)
 
-        transport = RealtimeTransport(
+        return RealtimeTransport(
             link, transcribe, model or name,
             set_instructions=lambda text: _instruct(holder[0], text),
         )
-        transport.holder = holder  # the session, once it exists (see _converse)
-        return transport
 
     async def _call(self, request: Request) -> Response:
         """``POST /v1/realtime/calls``: a WebRTC offer in, the SDP answer out (voice/webrtc.py);
@@ -395,11 +396,12 @@ class VoiceServer:
         except CallError as e:
             raise ApiError(400, str(e), "sdp") from None
         transport: Any = peer
+        holder: list[Session] = []
         if realtime:
-            transport = self._realtime_transport(peer, request.query_params.get("model"))
+            transport = self._realtime_transport(peer, request.query_params.get("model"), holder)
         self.calls[peer.id] = peer
         addr = request.client.host if request.client else ""
-        task = asyncio.create_task(self._converse(transport, addr, request.client))
+        task = asyncio.create_task(self._converse(transport, addr, request.client, holder))
         task.add_done_callback(lambda _t: self.calls.pop(peer.id, None))
         self._call_tasks.add(task)
         task.add_done_callback(self._call_tasks.discard)
@@ -414,12 +416,13 @@ class VoiceServer:
         await peer.close()
         return Response(b"", 200)
 
-    async def _converse(self, transport: Any, addr: str, client: Any) -> None:
-        """Run one session over ``transport`` until the client leaves."""
+    async def _converse(
+        self, transport: Any, addr: str, client: Any, holder: list[Session]
+    ) -> None:
+        """Run one session over ``transport`` until the client leaves (``holder`` gets it)."""
         assert self.models is not None
         session = Session(transport, self.models, self.cfg, self.audio_burst_s)
-        if isinstance(transport, RealtimeTransport):
-            transport.holder.append(session)
+        holder.append(session)
         self.sessions[session.id] = session
         self._per_client[addr] += 1
         log.info("session %s opened from %s", session.id, client)

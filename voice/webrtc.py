@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from aiortc.mediastreams import MediaStreamTrack
 
 log = logging.getLogger("diffvoice.webrtc")
 
@@ -105,21 +106,13 @@ class CallError(ValueError):
     """An offer this server cannot answer (HTTP 400)."""
 
 
-class ReplyTrack:
+class ReplyTrack(MediaStreamTrack):
     """Our audio track: the reply's PCM, paced in real time, silence when there is none."""
 
     kind = "audio"
 
     def __init__(self, on_drained: Callable[[], None]) -> None:
-        from aiortc.mediastreams import MediaStreamTrack
-
-        class _Track(MediaStreamTrack):
-            kind = "audio"
-
-            async def recv(track):  # noqa: N805 — aiortc calls it on the track
-                return await self._next_frame()
-
-        self.track = _Track()
+        super().__init__()
         self._pcm = np.zeros(0, dtype=np.int16)
         self._start: float | None = None
         self._sent = 0  # samples sent so far (the frames' pts)
@@ -139,14 +132,12 @@ class ReplyTrack:
         self._pcm = np.concatenate([self._pcm, self._resampler.process(pcm)])
         self.playing = True
 
-    def clear(self) -> bool:
-        """Drop what is not played yet; whether anything was."""
-        had = bool(len(self._pcm))
+    def clear(self) -> None:
+        """Drop what is not played yet."""
         self._pcm = np.zeros(0, dtype=np.int16)
         self.playing = False
-        return had
 
-    async def _next_frame(self):
+    async def recv(self):
         import av
 
         n = int(TRACK_RATE * FRAME_S)
@@ -186,11 +177,10 @@ class Peer:
         self.id = "rtc_" + uuid.uuid4().hex[:20]
         self.pc = RTCPeerConnection()
         self.reply = ReplyTrack(self._drained)
-        self.pc.addTrack(self.reply.track)
+        self.pc.addTrack(self.reply)
         self.channel = None
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self._outbox: list[str] = []  # server events before the data channel opened
-        self._response: str | None = None  # Realtime: the response whose audio is playing
         self._tasks: list[asyncio.Task] = []
         self.closed = False
         if first_session is not None:
@@ -309,6 +299,7 @@ class RealtimePeer(Peer):
     rates are the session's (``session.created`` / ``.updated`` say them)."""
 
     rate = RATE  # the session's output rate
+    _response: str | None = None  # the response whose audio is playing
 
     def _on_message(self, message: str | bytes) -> None:
         if isinstance(message, str):

@@ -59,6 +59,8 @@ from wyoming.tts import (
 )
 
 from voice.audio import SAMPLE_RATE
+from voice.llm import recent_exchanges
+from voice.tools import TOOL_SPECS, Toolbox, answer, tools_supported
 
 DEFAULT_PORT = 10300
 MAX_AUDIO_S = 60  # longest utterance a transcribe request may send
@@ -305,30 +307,24 @@ class WyomingServer:
 
     def __init__(self, models: Any, cfg: Any, host: str = "127.0.0.1",
                  port: int = DEFAULT_PORT) -> None:
-        from voice.tools import TOOL_SPECS, Toolbox, tools_supported
-
         self.models, self.cfg, self.host, self._port = models, cfg, host, port
         self.connections: set[WyomingHandler] = set()
         self.conversations = _Conversations(self)
         self._tools = cfg.assistant.tools and tools_supported(models.llm)
         self._specs = [s for s in TOOL_SPECS if s["function"]["name"] != "timer"]
-        self._toolbox_cls = Toolbox
         self._server: asyncio.AbstractServer | None = None
 
     def new_toolbox(self):
         """A conversation's tools, timers left out (nothing could ring them), or None."""
         if not self._tools:
             return None
-        box = self._toolbox_cls(lambda timer, sentence: None)
+        box = Toolbox(lambda timer, sentence: None)
         box.specs = self._specs
         return box
 
     def reply(self, talk: _Talk, text: str) -> str:
         """The assistant's answer to ``text`` in ``talk`` (a worker thread); the exchange is
         added to its history, which keeps the last ``assistant.history_turns`` exchanges."""
-        from voice.llm import recent_exchanges
-        from voice.tools import answer
-
         s = self.cfg.assistant
         system = [{"role": "system", "content": s.system_prompt}] if s.system_prompt else []
         msgs = system + recent_exchanges(talk.history, s.history_turns) + [

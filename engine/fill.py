@@ -124,8 +124,8 @@ def _plain(x: Fraction) -> int | float:
 
 
 def _numbers(text: str) -> list[Fraction]:
-    words = spoken_text(text).replace(",", " ").replace(".", " . ").split()
-    words = [w.rstrip("?!;:") for w in words]
+    # sentence punctuation off the words' ends, not out of them: "2.5" stays one number
+    words = [w.rstrip(".?!;:") for w in spoken_text(text).replace(",", " ").split()]
     out, i = [], 0
     while i < len(words):
         got = None if words[i] in ("a", "an") else read_number(words, i)

@@ -42,6 +42,7 @@ S, I = {"type": "string"}, {"type": "integer"}
      "Thirty minus eleven is nineteen.", {"difference": 19}),
     (_obj({"temp": {"type": "number"}}), "how warm is it", "It is twenty one point five degrees.",
      {"temp": 21.5}),
+    (_obj({"temp": {"type": "number"}}), "how warm is it", "It is 21.5 degrees.", {"temp": 21.5}),
     # a key the sentences mention picks first; the other takes the name the question gave
     (_obj({"nation": S, "capital": S}), "capital of spain", "The capital of Spain is Madrid.",
      {"nation": "Spain", "capital": "Madrid"}),

@@ -388,6 +388,7 @@ class Session:
         self._newest = 0  # newest turn: text of older turns is stale
         self.clock = time.monotonic
         self._active = self.clock()  # last message received or sent
+        self._handling = False
         self._audio_s = 0.0  # microphone audio received
         self._dropped_notice: float | None = None
         self._tasks: list[asyncio.Task] = []
@@ -461,7 +462,8 @@ class Session:
     async def _idle_watch(self) -> None:
         limit = self.cfg.server.idle_timeout_s
         while True:
-            if self.pipe._busy():  # a turn being answered or played is not idleness
+            if self._handling or self.pipe._busy():  # a message being handled, a turn being
+                # answered or played: not idleness
                 self._active = self.clock()
             left = self._active + limit - self.clock()
             if left <= 0:
@@ -489,6 +491,7 @@ class Session:
         try:
             async for message in self.ws:
                 self._active = self.clock()
+                self._handling = True  # the client's request is being served: not idleness
                 try:
                     await self._handle(message)
                 except ProtocolError as e:
@@ -496,6 +499,9 @@ class Session:
                 except Exception:  # a bug must not end the conversation
                     log.exception("session %s: handling a message failed", self.id)
                     self.error("internal", "the server failed to handle that message")
+                finally:
+                    self._handling = False
+                    self._active = self.clock()
         except ConnectionClosed:
             pass
         finally:

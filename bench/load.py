@@ -12,7 +12,8 @@ outcome: answered (reply audio arrived), silent (an empty reply: nothing to say 
 the next turn), or busy. A turn with no outcome within 30 s is lost, and so is a prompt the
 server never heard. Latency is what the user feels: the audible end of the prompt (the end of
 its last 10 ms frame within 35 dB of the loudest, found in the audio the client sent, on the
-client's clock) to the first reply audio frame at the client. The old figure, from the
+client's clock) to the first audible reply sample at the client (-60 dBFS; when it plays, the
+reply played from its first frame as that arrived). The old figure, from the
 server's end of speech (``speech_end_ms``), is kept as "VAD p50". The client sends
 ``playback.done`` as soon as a reply's audio has arrived: it plays nothing, so the assistant is
 silent again at once. With ``--protocols ws,realtime`` the same questions go to ``/ws`` and to
@@ -21,8 +22,8 @@ events, server VAD), timed the same way to the first ``response.output_audio.del
 has no ``playback.done``, both clients then let each answer play out before the next question,
 and the two take turns in slices of about 20 s (a shared machine's load then weighs on both).
 ``webrtc`` is the page's WebRTC call (``POST /rtc``; aiortc as the browser): the microphone as an
-Opus track, timed to the first reply audio heard on the reply track (its first frame above
--50 dBFS); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the RTP packets dropped each way
+Opus track, timed to the first reply audio heard on the reply track (its first sample above
+-60 dBFS, as for the other protocols); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the RTP packets dropped each way
 in the client, as a lossy network would.
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
@@ -74,6 +75,7 @@ UNHEARD_AFTER_S = 5.0  # a prompt with no speech.stopped this long after it ends
 GAP_S = 0.5  # silence between an answer and the next question
 STAGGER_S = 0.25  # sessions start this far apart, not in lockstep
 OUTCOMES = ("answered", "silent", "error", "interrupted", "busy")
+AUDIBLE = 33  # |sample| of int16 reply audio that is heard: -60 dBFS
 
 
 @dataclass
@@ -104,12 +106,32 @@ class Turn:
     stages_ms: dict = field(default_factory=dict)  # the server's turn.metrics latency_ms
     audio_rate: int = 0  # reply audio: its sample rate and how many samples arrived
     audio_samples: int = 0
+    first_frame: float | None = None  # when its first reply frame arrived: playback starts
+
+    def heard(self, pcm: np.ndarray, now: float) -> None:
+        """A frame of reply audio arrived at ``now``. ``first_audio`` is when its first
+        audible sample (-60 dBFS) plays: a reply played from its first frame as it arrived, a
+        frame no sooner than it arrived. Timing the first *audible* sample, not the first frame
+        (which may open with Piper's near-silent lead-in), makes every transport measure the
+        same moment: a websocket's frames come faster than real time, a WebRTC track's as they
+        play."""
+        rate = self.audio_rate or SAMPLE_RATE
+        if self.first_frame is None:
+            self.first_frame = now
+        if self.first_audio is None:
+            loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) >= AUDIBLE)
+            if len(loud):
+                at = loud[0]
+                self.first_audio = max(self.first_frame + (self.audio_samples + at) / rate,
+                                       now + at / rate)
+        self.audio_samples += len(pcm)
 
     def played_at(self) -> float | None:
         """When its reply has finished playing, played from its first frame as it arrived."""
-        if self.first_audio is None or not self.audio_rate:
+        start = self.first_frame if self.first_frame is not None else self.first_audio
+        if start is None or not self.audio_rate:
             return None
-        return self.first_audio + self.audio_samples / self.audio_rate
+        return start + self.audio_samples / self.audio_rate
 
 
 @dataclass
@@ -197,9 +219,7 @@ class Conversation:
             if isinstance(msg, bytes):
                 t = self.turns.get(self.audio_turn) if self.audio_turn is not None else None
                 if t is not None:
-                    if t.first_audio is None:
-                        t.first_audio = now
-                    t.audio_samples += len(msg) // 2
+                    t.heard(np.frombuffer(msg, dtype="<i2"), now)
                 continue
             ev = json.loads(msg)
             kind, turn = ev.get("type"), ev.get("turn")
@@ -219,7 +239,7 @@ class Conversation:
                 self._resolve(turn, "interrupted")
             elif kind == "turn.metrics":
                 t = self.turns.get(turn)
-                self._resolve(turn, "answered" if t and t.first_audio else "silent")
+                self._resolve(turn, "answered" if t and t.first_frame else "silent")
                 if t is not None:
                     t.stages_ms = ev.get("latency_ms") or {}
                 stats = ev.get("stats") or {}
@@ -397,7 +417,7 @@ class WebRTCAsOurs:
     network as the client sees it: Opus packets lost on the way up and on the way down)."""
 
     QUIET = 100.0  # RMS of int16 samples: -50 dBFS (played out: this quiet for 200 ms)
-    SOUND = 1.0  # RMS above the codec's digital silence: the reply's first sample has come
+    HEARD_RATE = 24000  # the reply track's audio, as passed on
     PLAYED_OUT_FRAMES = 10  # quiet 20 ms frames after the reply: it has played out
 
     def __init__(self, url: str, loss: float = 0.0, seed: int = 0) -> None:
@@ -513,6 +533,8 @@ class WebRTCAsOurs:
         kind = ev.get("type")
         if kind == "reply.audio.start":
             self.expect, self.hearing, self.quiet, self.end = ev.get("turn"), False, 0, None
+            ev["sample_rate"] = self.HEARD_RATE  # the rate _hear passes the track's audio on at
+            message = json.dumps(ev)
         elif kind == "reply.audio.end" and self.expect is not None:
             self.end = ev  # passed on once the reply has played out (_hear)
             self.held.append(message)
@@ -534,7 +556,7 @@ class WebRTCAsOurs:
     async def _hear(self, track) -> None:
         import av
 
-        resampler = av.AudioResampler(format="s16", layout="mono", rate=24000)
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=self.HEARD_RATE)
         while True:
             try:
                 frame = await track.recv()
@@ -546,8 +568,8 @@ class WebRTCAsOurs:
                 loud = rms > self.QUIET
                 if self.expect is None:
                     continue
-                if not self.hearing and rms <= self.SOUND:
-                    continue
+                if not self.hearing and not (np.abs(pcm.astype(np.int32)) >= AUDIBLE).any():
+                    continue  # the track's silence before the reply's first audible sample
                 self.hearing = True
                 self.pending.put_nowait(pcm.tobytes())
                 self.quiet = 0 if loud else self.quiet + 1
@@ -1223,6 +1245,12 @@ def main(argv: list[str] | None = None) -> int:
         # Beside a Realtime client, which must let each answer play out (that API has no
         # playback.done), the /ws client does too: both ask the same questions at the same pace.
         plays = bool({"realtime", "webrtc", "webrtc_lossy"} & set(protocols))
+        if {"webrtc", "webrtc_lossy"} & set(protocols):
+            # aiortc, standing in for the browser, decodes the reply on a thread and hands each
+            # frame to the event loop; at Python's default 5 ms GIL switch interval a hand-off
+            # waits up to 5 ms behind the loop's other work. A browser's media stack has no
+            # GIL: switch sooner, so the client's own hand-offs are not timed as the server's.
+            sys.setswitchinterval(0.001)
         # One question first, not counted: the first turns of a fresh server are slower (lazy
         # loading, first-call caches), and whichever protocol went first would pay for them.
         for proto in protocols:

@@ -107,15 +107,23 @@ class CallError(ValueError):
 
 
 class ReplyTrack(MediaStreamTrack):
-    """Our audio track: the reply's PCM, paced in real time, silence when there is none."""
+    """Our audio track: the reply's PCM, paced in real time. Between replies it goes quiet the
+    way Opus's DTX does: ``QUIET_TAIL_S`` of silence frames after each reply (and at the start
+    of the call), then no packets at all until the next reply, whose first frame goes at once
+    with its RTP timestamp where the wall clock has got to (a receiver sees a talkspurt after a
+    gap, as from any browser with DTX on). Encoding and encrypting 50 silent frames a second,
+    on both ends, cost the server and its caller CPU that the next turn's ASR and LLM wait for
+    on a small machine."""
 
     kind = "audio"
+    QUIET_TAIL_S = 0.5
 
     def __init__(self, on_drained: Callable[[], None]) -> None:
         super().__init__()
         self._pcm = np.zeros(0, dtype=np.int16)
         self._start: float | None = None
-        self._sent = 0  # samples sent so far (the frames' pts)
+        self._sent = 0  # samples sent so far, the gaps included (the frames' pts)
+        self._quiet_from = 0  # the pts where the track last fell silent
         self._on_drained = on_drained
         self._resampler = None  # to TRACK_RATE, kept across a reply's chunks
         self._wake = asyncio.Event()
@@ -128,35 +136,48 @@ class ReplyTrack(MediaStreamTrack):
         if self._resampler is None or self._resampler.from_rate != rate:
             self._resampler = LowDelayResampler(rate, TRACK_RATE)
         if not self.playing and not len(self._pcm):  # a reply starts: on the next frame,
-            self._wake.set()  # not after the silence frame now being waited out
+            self._wake.set()  # not after the silence frame (or the pause) now being waited out
         self._pcm = np.concatenate([self._pcm, self._resampler.process(pcm)])
         self.playing = True
 
     def clear(self) -> None:
         """Drop what is not played yet."""
         self._pcm = np.zeros(0, dtype=np.int16)
+        if self.playing:
+            self._quiet_from = self._sent
         self.playing = False
+
+    async def _wait(self, seconds: float | None) -> bool:
+        """Wait ``seconds`` (None: for ever) or until a reply is queued; True if one was."""
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+            return True
+        except TimeoutError:
+            return False
 
     async def recv(self):
         import av
 
         n = int(TRACK_RATE * FRAME_S)
+        now = time.monotonic()
         if self._start is None:
-            self._start = time.monotonic()
+            self._start = now
+        elif not len(self._pcm) and self._sent - self._quiet_from >= self.QUIET_TAIL_S * TRACK_RATE:
+            await self._wait(None)  # DTX: nothing goes out until the next reply
+            elapsed = int((time.monotonic() - self._start) * TRACK_RATE)
+            self._sent = max(self._sent, elapsed - elapsed % n)  # its timestamp: now
+            self._start = time.monotonic() - self._sent / TRACK_RATE
         else:
-            wait = self._start + self._sent / TRACK_RATE - time.monotonic()
-            if wait > 0:
-                self._wake.clear()
-                try:  # a reply that starts meanwhile goes now, and the clock restarts there
-                    await asyncio.wait_for(self._wake.wait(), wait)
-                    self._start = time.monotonic() - self._sent / TRACK_RATE
-                except TimeoutError:
-                    pass
+            wait = self._start + self._sent / TRACK_RATE - now
+            if wait > 0 and await self._wait(wait):  # a reply starts meanwhile: it goes now,
+                self._start = time.monotonic() - self._sent / TRACK_RATE  # the clock restarts
         chunk, self._pcm = self._pcm[:n], self._pcm[n:]
         if len(chunk) < n:
             chunk = np.concatenate([chunk, np.zeros(n - len(chunk), dtype=np.int16)])
             if self.playing and not len(self._pcm):
                 self.playing = False
+                self._quiet_from = self._sent + n
                 self._on_drained()
         frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
         frame.sample_rate = TRACK_RATE

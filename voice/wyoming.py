@@ -88,7 +88,7 @@ def describe(models: Any) -> Info:
         tts=[TtsProgram(
             name="diffvoice-piper", description="Piper in diffvoice", attribution=_ATTRIBUTION,
             installed=True, version=None, supports_synthesize_streaming=True,
-            voices=[TtsVoice(name="diffvoice", description=f"Piper voice ({rate} Hz)",
+            voices=[TtsVoice(name="diffvoice", description=f"diffvoice (Piper, {rate} Hz)",
                              attribution=_ATTRIBUTION, installed=True, version=None,
                              languages=["en"])],
         )],
@@ -145,6 +145,9 @@ class WyomingHandler(AsyncEventHandler):
         self.lane = server.models.scheduler.lane("wyoming")
         self._audio: list[np.ndarray] | None = None  # the utterance being received
         self._samples = 0
+        self._odd = b""  # the part of a sample a chunk ended in
+        self._audio_over = self._text_over = False  # the audio / text under way went past
+        # its limit (said once; the rest is not kept)
         self._converter = AudioChunkConverter(rate=SAMPLE_RATE, width=2, channels=1)
         self._streaming: list[str] | None = None  # text of a streamed synthesis not yet said
         self._speaking = False  # audio-start sent for the synthesis under way
@@ -156,6 +159,8 @@ class WyomingHandler(AsyncEventHandler):
             await self._dispatch(event)
         except _BadEvent as e:
             await self.write_event(Error(text=str(e), code=e.code).event())
+            if e.then is not None:  # the request still ends the way its client waits for
+                await self.write_event(e.then)
         return True
 
     async def _dispatch(self, event: Event) -> None:
@@ -165,20 +170,20 @@ class WyomingHandler(AsyncEventHandler):
         elif Transcribe.is_type(t):
             self._audio, self._samples = None, 0  # a new request: what came before is dropped
         elif AudioStart.is_type(t):
-            self._audio, self._samples = [], 0
+            self._audio, self._samples, self._odd, self._audio_over = [], 0, b"", False
         elif AudioChunk.is_type(t):
             await self._audio_chunk(event)
         elif AudioStop.is_type(t):
             await self._transcribe()
         elif SynthesizeStart.is_type(t):
-            self._streaming, self._speaking = [], False
+            self._streaming, self._speaking, self._text_over = [], False, False
         elif SynthesizeChunk.is_type(t):
             await self._stream_text(SynthesizeChunk.from_event(event).text)
         elif SynthesizeStop.is_type(t):
             await self._stream_stop()
         elif Synthesize.is_type(t):
             if self._streaming is None:  # a streaming client sends it too, for older servers
-                await self._synthesize_all(_text(Synthesize.from_event(event).text))
+                await self._synthesize_all(Synthesize.from_event(event).text)
         elif Transcript.is_type(t):
             await self._handle(Transcript.from_event(event))
         else:
@@ -188,16 +193,29 @@ class WyomingHandler(AsyncEventHandler):
     async def _audio_chunk(self, event: Event) -> None:
         if self._audio is None:
             raise _BadEvent("audio-chunk before audio-start", "no-audio-start")
+        if self._audio_over:
+            return  # past the limit (said once): the rest of the utterance is not kept
+        chunk = AudioChunk.from_event(event)
+        # A chunk need not hold whole samples: Home Assistant's speech-to-text API passes on
+        # an HTTP body cut wherever its reader split it. What is left of a sample waits for the
+        # next chunk.
+        frame = max(1, chunk.width * chunk.channels)
+        data = self._odd + chunk.audio
+        whole = len(data) - len(data) % frame
+        self._odd = data[whole:]
         try:
-            chunk = self._converter.convert(AudioChunk.from_event(event))
+            pcm = self._converter.convert(AudioChunk(rate=chunk.rate, width=chunk.width,
+                                                     channels=chunk.channels, audio=data[:whole]))
         except Exception as e:  # a width or rate the converter cannot read
             raise _BadEvent(f"unreadable audio chunk: {e}", "bad-audio") from None
-        samples = np.frombuffer(chunk.audio, dtype="<i2")
-        self._samples += len(samples)
-        if self._samples > MAX_AUDIO_S * SAMPLE_RATE:
-            self._audio = None
-            raise _BadEvent(f"audio is longer than {MAX_AUDIO_S} s", "audio-too-long")
-        self._audio.append(samples)
+        samples = np.frombuffer(pcm.audio, dtype="<i2")
+        room = MAX_AUDIO_S * SAMPLE_RATE - self._samples
+        self._audio.append(samples[:room])
+        self._samples += min(len(samples), room)
+        if len(samples) > room:
+            self._audio_over = True
+            raise _BadEvent(f"audio is longer than {MAX_AUDIO_S} s: the first {MAX_AUDIO_S} s "
+                            "are transcribed", "audio-too-long")
 
     async def _transcribe(self) -> None:
         if self._audio is None:
@@ -207,7 +225,8 @@ class WyomingHandler(AsyncEventHandler):
         try:
             text = await self.lane.run(self.models.asr.transcribe, audio)
         except Exception as e:  # a recognition timeout, a remote ASR down
-            raise _BadEvent(f"transcription failed: {e}", "asr-failed") from None
+            raise _BadEvent(f"transcription failed: {e}", "asr-failed",
+                            then=Transcript(text="", language="en").event()) from None
         await self.write_event(Transcript(text=text, language="en").event())
 
     # --- tts ----------------------------------------------------------------------------------
@@ -228,7 +247,10 @@ class WyomingHandler(AsyncEventHandler):
 
     async def _synthesize_all(self, text: str) -> None:
         self._speaking = False
-        await self._speak(text)
+        if len(text) > MAX_TEXT_CHARS:  # said, and the (empty) stream still ends
+            await self.write_event(Error(text=_TOO_LONG, code="text-too-long").event())
+        else:
+            await self._speak(text)
         await self._end_audio()
 
     async def _end_audio(self) -> None:
@@ -241,11 +263,13 @@ class WyomingHandler(AsyncEventHandler):
     async def _stream_text(self, text: str) -> None:
         if self._streaming is None:
             raise _BadEvent("synthesize-chunk before synthesize-start", "no-synthesize-start")
+        if self._text_over:
+            return  # past the limit (said once): synthesize-stop still ends the stream
         self._streaming.append(text)
         pending = "".join(self._streaming)
         if len(pending) > MAX_TEXT_CHARS:
-            self._streaming = None
-            raise _BadEvent(f"text is longer than {MAX_TEXT_CHARS} characters", "text-too-long")
+            self._streaming, self._text_over = [], True
+            raise _BadEvent(_TOO_LONG, "text-too-long")
         parts = _SENTENCE_END.split(pending)
         if len(parts) > 1:  # whole sentences go now; the unfinished one waits for more text
             self._streaming = [parts[-1]]
@@ -268,7 +292,8 @@ class WyomingHandler(AsyncEventHandler):
                                               context=t.context).event())
             return
         if len(text) > self.server.cfg.server.max_text_chars:
-            raise _BadEvent("transcript is too long", "text-too-long")
+            raise _BadEvent("transcript is too long", "text-too-long", then=NotHandled(
+                text="Sorry, that was too long for me.", context=t.context).event())
         key = (t.context or {}).get("conversation_id")
         if key:
             talk = self.server.conversations.get(str(key))
@@ -290,15 +315,15 @@ class WyomingHandler(AsyncEventHandler):
 
 
 class _BadEvent(Exception):
-    def __init__(self, text: str, code: str) -> None:
+    """An ``error`` event with ``code``, then ``then`` (if any): the event that ends the
+    request, which clients wait for whatever came before (Home Assistant's read no ``error``)."""
+
+    def __init__(self, text: str, code: str, then: Event | None = None) -> None:
         super().__init__(text)
-        self.code = code
+        self.code, self.then = code, then
 
 
-def _text(text: str) -> str:
-    if len(text) > MAX_TEXT_CHARS:
-        raise _BadEvent(f"text is longer than {MAX_TEXT_CHARS} characters", "text-too-long")
-    return text
+_TOO_LONG = f"text is longer than {MAX_TEXT_CHARS} characters: nothing more of it is spoken"
 
 
 class WyomingServer:

@@ -79,14 +79,16 @@ def test_describe_announces_asr_tts_and_handle(port):
 
 
 def test_whisper_hears_a_piper_voiced_question(port):
-    """Piper says a question (at its own rate, in odd-sized chunks); Whisper reads it back."""
+    """Piper says a question (at its own rate); Whisper reads it back. The chunks hold an odd
+    number of bytes, half samples at their edges, as Home Assistant's speech-to-text API passes
+    on an HTTP body cut wherever its reader split it."""
     async def go():
         async with AsyncTcpClient("127.0.0.1", port) as c:
             rate, pcm = await _speech(c, "What is the capital of Germany?")
             assert len(pcm) > rate  # over half a second of speech (two bytes a sample)
             await c.write_event(Transcribe(language="en").event())
             await c.write_event(AudioStart(rate=rate, width=2, channels=1).event())
-            step = 2 * 1531
+            step = 2 * 1531 + 1
             for i in range(0, len(pcm), step):
                 await c.write_event(AudioChunk(rate=rate, width=2, channels=1,
                                                audio=pcm[i:i + step]).event())
@@ -159,6 +161,36 @@ def test_bad_events_get_error_events_and_the_connection_goes_on(port):
     assert [e.code for e in errors] == ["unsupported-event", "no-audio-start",
                                         "no-synthesize-start", "text-too-long"]
     assert all(e.text for e in errors)
+
+
+def test_a_request_over_its_limit_still_ends_as_its_client_waits(port):
+    """Home Assistant's clients read no ``error`` event: they wait for the transcript or the
+    end of the audio. Over a limit, the error is said once and the request still ends."""
+    async def go():
+        async with AsyncTcpClient("127.0.0.1", port) as c:
+            await c.write_event(AudioStart(rate=16000, width=2, channels=1).event())
+            second = bytes(2 * 16000)
+            for _ in range(62):  # 62 s: two over the limit
+                await c.write_event(AudioChunk(rate=16000, width=2, channels=1,
+                                               audio=second).event())
+            await c.write_event(AudioStop().event())
+            asr = await _until(c, "transcript")
+            await c.write_event(Synthesize(text="Hello. " * 800).event())
+            tts = await _until(c, "audio-stop")
+            await c.write_event(SynthesizeStart().event())
+            for _ in range(3):
+                await c.write_event(SynthesizeChunk(text="word " * 1000).event())
+            await c.write_event(SynthesizeStop().event())
+            streamed = await _until(c, "synthesize-stopped")
+            return asr, tts, streamed
+
+    asr, tts, streamed = _run(go())
+    assert [e.type for e in asr] == ["error", "transcript"]
+    assert Error.from_event(asr[0]).code == "audio-too-long"
+    assert [e.type for e in tts] == ["error", "audio-start", "audio-stop"]
+    assert Error.from_event(tts[0]).code == "text-too-long"
+    assert [e.type for e in streamed] == ["error", "audio-start", "audio-stop",
+                                          "synthesize-stopped"]
 
 
 def test_a_full_server_says_so_and_a_vanished_client_frees_its_slot(port):

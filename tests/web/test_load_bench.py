@@ -68,7 +68,7 @@ def test_each_turn_gets_its_own_outcome(load) -> None:
         stopped(3, 8000.0),
         b"\0\0" * 10,  # not announced: belongs to no turn
         ev("reply.audio.start", turn=3, sample_rate=22050, encoding="pcm_s16le", channels=1),
-        b"\0\0" * 10,
+        b"\0\x10" * 10,
         ev("reply.audio.end", turn=3, samples=10),
         ev("turn.metrics", turn=3, latency_ms={}, stats={}),
         stopped(4, 11000.0),
@@ -94,6 +94,26 @@ def test_each_turn_gets_its_own_outcome(load) -> None:
     assert conv.turns[3].first_audio is not None and conv.turns[4].first_audio is None
     assert [json.loads(m) for m in ws.sent] == [{"type": "playback.done", "turn": 3}]
     assert st.protocol_errors == 0
+
+
+def test_the_first_audible_sample_is_timed_as_it_plays(load) -> None:
+    """A reply's first frame may open with near-silence (Piper's lead-in): the latency runs to
+    when its first audible sample plays, the reply played from its first frame as it arrived;
+    a frame that comes late plays no sooner than it came."""
+    t = load.Turn(speech_end=0.0, audio_rate=16000)
+    t.heard(np.zeros(160, dtype="<i2"), 10.0)  # 10 ms of digital silence
+    lead = np.full(320, 20, dtype="<i2")  # 20 ms under -60 dBFS
+    lead[200] = 400
+    t.heard(lead, 10.001)  # arrives faster than real time: plays from 10.0 + 10 ms on
+    assert t.first_frame == 10.0
+    assert t.first_audio == pytest.approx(10.0 + (160 + 200) / 16000)
+    late = load.Turn(speech_end=0.0, audio_rate=16000)
+    late.heard(np.zeros(160, dtype="<i2"), 10.0)
+    late.heard(np.full(160, 500, dtype="<i2"), 10.5)  # underrun: it plays when it arrives
+    assert late.first_audio == pytest.approx(10.5)
+    quiet = load.Turn(speech_end=0.0, audio_rate=16000)
+    quiet.heard(np.full(320, 30, dtype="<i2"), 10.0)
+    assert quiet.first_audio is None and quiet.played_at() == pytest.approx(10.02)
 
 
 def test_errors_not_tied_to_a_turn_are_counted(load) -> None:
@@ -192,7 +212,7 @@ def test_realtime_events_are_followed_as_ours(load) -> None:
     """A spoken turn on /v1/realtime: appends go out in base64 at 24 kHz, the reply's audio is
     attributed to its turn (with its rate, to play it out), and responses end as turns do."""
     clock = [50.0]
-    reply = np.full(24000, 7, dtype="<i2").tobytes()  # 1 s at 24 kHz
+    reply = np.full(24000, 700, dtype="<i2").tobytes()  # 1 s at 24 kHz
     b64 = base64.b64encode(reply).decode()
     script = [
         {"type": "session.updated", "session": {"audio": {"output": {"format": {"rate": 24000}}}}},

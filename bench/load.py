@@ -23,8 +23,8 @@ has no ``playback.done``, both clients then let each answer play out before the 
 and the two take turns in slices of about 20 s (a shared machine's load then weighs on both).
 ``webrtc`` is the page's WebRTC call (``POST /rtc``; aiortc as the browser): the microphone as an
 Opus track, timed to the first reply audio heard on the reply track (its first sample above
--60 dBFS, as for the other protocols); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the RTP packets dropped each way
-in the client, as a lossy network would.
+-60 dBFS, as for the other protocols); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the
+RTP packets dropped each way in the client, as a lossy network would.
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -418,7 +418,7 @@ class WebRTCAsOurs:
 
     QUIET = 100.0  # RMS of int16 samples: -50 dBFS (played out: this quiet for 200 ms)
     HEARD_RATE = 24000  # the reply track's audio, as passed on
-    PLAYED_OUT_FRAMES = 10  # quiet 20 ms frames after the reply: it has played out
+    PLAYED_OUT_S = 0.2  # quiet this long after the reply: it has played out
 
     def __init__(self, url: str, loss: float = 0.0, seed: int = 0) -> None:
         self.url, self.loss = url, loss
@@ -430,7 +430,7 @@ class WebRTCAsOurs:
         self.up = LowDelayResampler(SAMPLE_RATE, 48000)  # the microphone, as a browser's
         self.expect: int | None = None  # reply.audio.start seen for this turn
         self.hearing = False  # its first audible frame has come
-        self.quiet = 0
+        self.last_loud = self.end_at = 0.0
         # reply.audio.end and later events of the turn, held until the reply has played out
         # (the events outrun the audio, which plays in real time)
         self.held: list[str] = []
@@ -487,6 +487,7 @@ class WebRTCAsOurs:
         await asyncio.wait_for(opened, 30)
         if self.loss:
             self._lossy()
+        self.tasks.append(asyncio.create_task(self._played_out()))
         return self
 
     def _post(self, sdp: str) -> tuple[int, str]:
@@ -532,11 +533,11 @@ class WebRTCAsOurs:
         ev = json.loads(message)
         kind = ev.get("type")
         if kind == "reply.audio.start":
-            self.expect, self.hearing, self.quiet, self.end = ev.get("turn"), False, 0, None
+            self.expect, self.hearing, self.end = ev.get("turn"), False, None
             ev["sample_rate"] = self.HEARD_RATE  # the rate _hear passes the track's audio on at
             message = json.dumps(ev)
         elif kind == "reply.audio.end" and self.expect is not None:
-            self.end = ev  # passed on once the reply has played out (_hear)
+            self.end, self.end_at = ev, time.perf_counter()  # passed on once played out
             self.held.append(message)
             return
         elif kind == "reply.audio.stop":
@@ -572,10 +573,18 @@ class WebRTCAsOurs:
                     continue  # the track's silence before the reply's first audible sample
                 self.hearing = True
                 self.pending.put_nowait(pcm.tobytes())
-                self.quiet = 0 if loud else self.quiet + 1
-                if self.end is not None and self.quiet >= self.PLAYED_OUT_FRAMES:
-                    self._release()
-                    self.expect, self.hearing, self.end = None, False, None
+                if loud:
+                    self.last_loud = time.perf_counter()
+
+    async def _played_out(self) -> None:
+        """A reply has played out when its track has been quiet (or silent: the server sends no
+        packets between replies) for ``PLAYED_OUT_S`` after its ``reply.audio.end``."""
+        while True:
+            await asyncio.sleep(0.02)
+            if self.end is not None and time.perf_counter() - max(
+                    self.last_loud, self.end_at) >= self.PLAYED_OUT_S:  # fmt: skip
+                self._release()
+                self.expect, self.hearing, self.end = None, False, None
 
     async def recv(self) -> str:
         message = await self.pending.get()

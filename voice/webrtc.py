@@ -87,6 +87,28 @@ class ArrivalOrder:
         return True
 
 
+class Gaps:
+    """Where a caller's audio has holes: packets lost, or none sent while it was quiet (Opus DTX,
+    on by default in LiveKit's clients). The session's stream is its clock (turn ends, the
+    latency stamps), so each hole is filled with as much silence as it lasted, read from the
+    frames' RTP timestamps (32 bits, from a random origin, wrapping)."""
+
+    MAX_S = 30.0  # a longer jump is a restarted stream, not a hole
+
+    def __init__(self) -> None:
+        self._next: int | None = None
+
+    def before(self, pts: int | None, samples: int, rate: int) -> int:
+        """Samples missing before a frame at ``pts`` (in 1/``rate``) of ``samples``."""
+        if pts is None:
+            return 0
+        gap = 0 if self._next is None else (pts - self._next) % (1 << 32)
+        if gap >= 1 << 31:  # behind what was heard (a late frame): no hole, no rewind
+            return 0
+        self._next = (pts + samples) % (1 << 32)
+        return gap if gap <= self.MAX_S * rate else 0
+
+
 def listen_on_arrival() -> None:
     """aiortc's audio receivers use :class:`ArrivalOrder` (its video ones are left alone)."""
     import aiortc.rtcrtpreceiver as receiver
@@ -257,12 +279,16 @@ class Peer:
 
         rate = self.in_rate
         resampler = av.AudioResampler(format="s16", layout="mono", rate=rate)
+        gaps = Gaps()
         try:
             while True:
                 frame = await track.recv()
                 if rate != self.in_rate:  # the session asked for another rate
                     rate = self.in_rate
                     resampler = av.AudioResampler(format="s16", layout="mono", rate=rate)
+                missing = gaps.before(frame.pts, frame.samples, frame.sample_rate)
+                if missing:  # lost packets, or a caller's DTX: the time passed all the same
+                    self._heard(bytes(2 * round(missing * rate / frame.sample_rate)))
                 for out in resampler.resample(frame):
                     self._heard(out.to_ndarray().reshape(-1).astype("<i2").tobytes())
         except MediaStreamError:

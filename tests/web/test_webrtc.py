@@ -278,3 +278,20 @@ def test_arrival_order_never_waits_behind_a_lost_packet():
 
     assert isinstance(receiver.JitterBuffer(16, 4), ArrivalOrder)
     assert not isinstance(receiver.JitterBuffer(512, is_video=True), ArrivalOrder)
+
+
+def test_holes_in_the_callers_audio_are_filled_with_the_time_they_lasted():
+    """A lost packet, or a caller's DTX (no packets while quiet), leaves a hole in the RTP
+    timestamps: the session's stream gets that much silence, so its clock (turn ends, latency
+    stamps) keeps to real time. Timestamps wrap at 32 bits; a late frame is no hole."""
+    from voice.webrtc import Gaps
+
+    g = Gaps()
+    start = (1 << 32) - 2 * 960  # two frames before the wrap
+    seen = [g.before((start + k * 960) % (1 << 32), 960, 48000) for k in (0, 1, 2, 4, 3, 54)]
+    assert seen == [0, 0, 0, 960, 0, 49 * 960]  # one lost; one late; a 0.98 s DTX silence
+    assert g.before(None, 960, 48000) == 0
+    assert Gaps().before(0, 960, 48000) == 0
+    far = Gaps()
+    far.before(0, 960, 48000)
+    assert far.before(48000 * 60, 960, 48000) == 0  # a minute: a restarted stream, not a hole

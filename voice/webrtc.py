@@ -109,6 +109,27 @@ class Gaps:
         return gap if gap <= self.MAX_S * rate else 0
 
 
+def speak_low_delay() -> None:
+    """aiortc's Opus encoders use libopus's restricted low-delay mode (CELT only, 2.5 ms of
+    lookahead instead of the 6.5 ms of its ``voip`` mode): the reply reaches the caller 4 ms
+    sooner. At aiortc's 96 kbit/s, speech loses nothing a listener hears."""
+    import aiortc.rtcrtpsender as sender
+    from aiortc.codecs.opus import OpusEncoder
+
+    original = sender.get_encoder
+    if getattr(original, "diffvoice", False):
+        return
+
+    def factory(codec):
+        encoder = original(codec)
+        if isinstance(encoder, OpusEncoder):
+            encoder.codec.options = {**encoder.codec.options, "application": "lowdelay"}
+        return encoder
+
+    factory.diffvoice = True  # type: ignore[attr-defined]
+    sender.get_encoder = factory
+
+
 def listen_on_arrival() -> None:
     """aiortc's audio receivers use :class:`ArrivalOrder` (its video ones are left alone)."""
     import aiortc.rtcrtpreceiver as receiver
@@ -217,6 +238,7 @@ class Peer:
         from aiortc import RTCPeerConnection
 
         listen_on_arrival()
+        speak_low_delay()
         self.id = "rtc_" + uuid.uuid4().hex[:20]
         self.pc = RTCPeerConnection()
         self.reply = ReplyTrack(self._drained)

@@ -62,7 +62,7 @@ def speak_module():
     from voice.audio import resample
     from voice.tts import Synthesizer
 
-    s = Synthesizer()
+    s = Synthesizer(variation=False)  # a question is the same audio in every run
     return lambda text: resample(s.synthesize(text), s.sample_rate, SAMPLE_RATE)
 
 

@@ -135,7 +135,7 @@ class ServerThread:
 def synthesizer():
     from voice.tts import Synthesizer
 
-    s = Synthesizer()
+    s = Synthesizer(variation=False)  # a question is the same audio in every run
     s.load()
     return s
 

@@ -46,8 +46,10 @@ def wav_bytes(audio: np.ndarray, rate: int) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def question_wav(tiny_models: Models) -> bytes:
-    tts = tiny_models.tts
+def question_wav(synthesizer) -> bytes:
+    """The question as Piper says it, the same audio in every run (the server's own voice
+    varies its delivery: a transcript compared word for word must not depend on the draw)."""
+    tts = synthesizer
     sp = resample(tts.synthesize(QUESTION), tts.sample_rate, SAMPLE_RATE)
     return wav_bytes(sp, SAMPLE_RATE)
 

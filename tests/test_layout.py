@@ -80,3 +80,10 @@ def test_words_sit_below_everything() -> None:
     project = {"engine", "voice", "kernels", "training", "bench", "web", "words"}
     for f, mods in imported_modules("words").items():
         assert not (mods - {"words"}) & project, f
+
+
+def test_training_never_imports_voice() -> None:
+    """The demo model's corpus says dates, times and numbers with ``words``, as the tools do;
+    it reaches into neither the voice pipeline nor the servers (the CLI, above both, may)."""
+    for f, mods in imported_modules("training").items():
+        assert not mods & {"voice", "serve"}, f

@@ -31,7 +31,7 @@ from fractions import Fraction
 from training.numwords import ONES, capitalize, int_words, ordinal_words
 from training.speech import speak
 from training.tokenizer import RESULT, tool_call_text
-from voice.tools.clock import MONTHS, WEEKDAYS, time_words, year_words
+from words.calendar import MONTHS, WEEKDAYS, time_words, year_words
 
 TOOL_NAMES = ("clock", "timer", "calculator", "units", "spell")
 TOOLS_LINE = ", ".join(TOOL_NAMES)  # the content of the ``tools`` turn the template writes

@@ -190,17 +190,35 @@ class LowDelayResampler:
             self._x = np.concatenate([self._x, np.zeros(half // up + self._taps + 1)])
         else:  # output n needs input up to (n * M + D) // L
             end = max(self._out, -(-(self._in * up - half) // down))
-        n = np.arange(self._out, end)
-        pos = n * down + half  # where output n sits on the filter's time line
-        hi = pos // up  # the newest input sample under the filter
-        phase = pos - hi * up
-        idx = (hi - self._x0)[:, None] - np.arange(self._taps)[None, :]
-        y = np.einsum("ni,ni->n", self._phases[phase], self._x[idx]) if len(n) else np.zeros(0)
+        y = self._filter(self._out, end)
         self._out = end
         keep = (self._out * down + half) // up - self._taps + 1 - self._x0  # oldest still needed
         if keep > 0:
             self._x, self._x0 = self._x[keep:], self._x0 + keep
         return np.clip(np.round(y), -32768, 32767).astype(np.int16)
+
+    def _filter(self, start: int, end: int) -> np.ndarray:
+        """Outputs ``start..end``. Outputs ``L`` apart share a phase of the filter and step
+        ``M`` inputs: for a small ``L`` (16 ↔ 24 ↔ 48 kHz) each phase is one convolution over
+        the input, every ``M``-th value kept; for a large one (22 050 ↔ 48 000: L = 320, a few
+        outputs a phase) a gather of each output's inputs."""
+        up, down, half, taps = self._up, self._down, self._half, self._taps
+        if end <= start:
+            return np.zeros(0)
+        if up > 16:
+            n = np.arange(start, end)
+            pos = n * down + half  # where output n sits on the filter's time line
+            hi = pos // up  # the newest input sample under the filter
+            idx = (hi - self._x0)[:, None] - np.arange(taps)[None, :]
+            return np.einsum("ni,ni->n", self._phases[pos - hi * up], self._x[idx])
+        y = np.empty(end - start)
+        for k in range(min(up, end - start)):
+            count = -(-(end - start - k) // up)
+            pos = (start + k) * down + half
+            hi = pos // up - self._x0
+            seg = self._x[hi - taps + 1 : hi + (count - 1) * down + 1]
+            y[k::up] = np.convolve(seg, self._phases[pos % up], "valid")[::down]
+        return y
 
 
 def float_to_int16(audio: np.ndarray) -> np.ndarray:

@@ -155,6 +155,34 @@ def test_low_delay_resampler_keeps_speech_band_and_stops_aliases() -> None:
     assert rms[6000] == pytest.approx(16000 / np.sqrt(2), rel=0.01)
     assert rms[10000] < 16000 / np.sqrt(2) * 10 ** (-60 / 20)  # 60 dB down
 
+
+@pytest.mark.parametrize("rates", [(24000, 16000), (16000, 48000), (48000, 16000),
+                                   (44100, 16000)])
+def test_low_delay_resampler_convolves_each_phase_as_the_filter_says(rates) -> None:
+    """Outputs L apart share a phase: the per-phase convolutions (small L) give exactly the
+    samples of the filter applied output by output, in chunks of any size."""
+    src, dst = rates
+    x = (np.random.default_rng(3).standard_normal(src // 2) * 3000).astype(np.int16)
+    r = LowDelayResampler(src, dst)
+    sizes = np.random.default_rng(4).integers(1, 700, size=len(x))
+    got, i = [], 0
+    for n in sizes:
+        got.append(r.process(x[i : i + n]))
+        i += n
+        if i >= len(x):
+            break
+    got.append(r.process(np.zeros(0, np.int16), last=True))
+    y = np.concatenate(got)
+    # the filter by definition: output n at n*M + D on its time line, over the input
+    ref = LowDelayResampler(src, dst)
+    up, down, half, taps = ref._up, ref._down, ref._half, ref._taps
+    padded = np.concatenate([np.zeros(taps), x.astype(float), np.zeros(half // up + taps + 1)])
+    n = np.arange(len(y))
+    pos = n * down + half
+    hi = pos // up + taps
+    want = np.array([ref._phases[p] @ padded[h - np.arange(taps)] for p, h in zip(pos % up, hi, strict=True)])
+    assert np.array_equal(y, np.clip(np.round(want), -32768, 32767).astype(np.int16))
+
 # -- errors ------------------------------------------------------------------------------
 
 

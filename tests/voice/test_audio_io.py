@@ -180,7 +180,8 @@ def test_low_delay_resampler_convolves_each_phase_as_the_filter_says(rates) -> N
     n = np.arange(len(y))
     pos = n * down + half
     hi = pos // up + taps
-    want = np.array([ref._phases[p] @ padded[h - np.arange(taps)] for p, h in zip(pos % up, hi, strict=True)])
+    want = np.array([ref._phases[p] @ padded[h - np.arange(taps)]
+                     for p, h in zip(pos % up, hi, strict=True)])
     assert np.array_equal(y, np.clip(np.round(want), -32768, 32767).astype(np.int16))
 
 # -- errors ------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import itertools
 import re
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -183,9 +184,15 @@ class Models:
         c = cfg.scheduler
         # Every conversation's Whisper and Piper calls go through here, fairly (scheduler.py).
         self.scheduler = Scheduler(c.workers, c.speculative_share, c.max_jobs_per_session)
+        # A reply's LLM stream waits on the engine for its whole length: one thread each, off
+        # the event loop's default pool, where aiortc encodes every WebRTC reply frame (8
+        # sessions' streams, speculative ones beside them, would otherwise hold all of it).
+        self.llm_threads = ThreadPoolExecutor(2 * cfg.server.max_sessions + 2,
+                                              thread_name_prefix="llm-stream")
 
     def close(self) -> None:
         self.scheduler.close()
+        self.llm_threads.shutdown(wait=False, cancel_futures=True)
         self.llm.close()
 
 
@@ -729,7 +736,7 @@ class Pipeline:
             if not first:
                 first.append(self.clock())
 
-        call = asyncio.to_thread(self._stream_llm, p.transcript, on_text, rid)
+        call = self._in_llm_thread(p.transcript, on_text, rid)
         try:
             reply = await call
         except asyncio.CancelledError:
@@ -743,6 +750,13 @@ class Pipeline:
             p.first_audio = await self._synth(p.pieces[0], speculative=not spec.wanted)
             p.stamps["first_tts_audio"] = self.clock()
         return p
+
+    def _in_llm_thread(self, transcript: str | None, on_text, rid: str):
+        """:meth:`_stream_llm` on the models' LLM threads (the loop's default pool for models
+        that have none)."""
+        pool = getattr(self.m, "llm_threads", None)
+        return asyncio.get_running_loop().run_in_executor(
+            pool, self._stream_llm, transcript, on_text, rid)
 
     def _stream_llm(self, transcript: str | None, on_text, rid: str):
         """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
@@ -885,7 +899,7 @@ class Pipeline:
             loop.call_soon_threadsafe(deltas.put_nowait, t)
 
         question = None if rec.follow_up else rec.transcript  # a follow-up has none
-        llm = asyncio.ensure_future(asyncio.to_thread(self._stream_llm, question, on_text, rid))
+        llm = asyncio.ensure_future(self._in_llm_thread(question, on_text, rid))
         llm.add_done_callback(lambda _: deltas.put_nowait(None))
         speaker = asyncio.create_task(self._speak_queue(turn, pieces))
         first_max = self.cfg.tts.first_chunk_chars

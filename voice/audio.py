@@ -11,6 +11,7 @@ Python 3.11 reads neither IEEE-float nor WAVE_FORMAT_EXTENSIBLE files, which man
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import struct
@@ -95,8 +96,19 @@ def write_wav(
 
     ``audio`` is int16, or float in [-1, 1] (converted with clipping).
     """
+    _write_wav(os.fspath(path), audio, sample_rate)
+
+
+def wav_bytes(audio: np.ndarray, sample_rate: int = SAMPLE_RATE) -> bytes:
+    """Mono audio as the bytes of a 16-bit PCM WAV file (as :func:`write_wav` writes it)."""
+    buf = io.BytesIO()
+    _write_wav(buf, audio, sample_rate)
+    return buf.getvalue()
+
+
+def _write_wav(target, audio: np.ndarray, sample_rate: int) -> None:
     pcm = _as_int16(audio)
-    with wave.open(os.fspath(path), "wb") as w:
+    with wave.open(target, "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(int(sample_rate))

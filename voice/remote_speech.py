@@ -9,19 +9,17 @@ run in the pipeline's worker threads, like the local models.
 
 from __future__ import annotations
 
-import io
 import json
 import threading
 import urllib.error
 import urllib.request
 import uuid
-import wave
 from collections.abc import Iterator
 
 import numpy as np
 
 from engine.errors import UserError
-from voice.audio import SAMPLE_RATE
+from voice.audio import SAMPLE_RATE, wav_bytes
 from voice.tts import SpeechChunk, split_sentences
 
 SPEECH_RATE = 24000  # OpenAI's pcm output: 16-bit mono at 24 kHz
@@ -68,12 +66,7 @@ class RemoteTranscriber:
             return ""
         if a.dtype != np.int16:
             a = (np.clip(a, -1.0, 1.0) * 32767).astype(np.int16)
-        buf = io.BytesIO()
-        with wave.open(buf, "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(SAMPLE_RATE)
-            w.writeframes(a.astype("<i2").tobytes())
+        wav = wav_bytes(a, SAMPLE_RATE)
         boundary = uuid.uuid4().hex
         fields = [("model", self.model), ("response_format", "json"), ("language", "en")]
         body = b"".join(
@@ -83,7 +76,7 @@ class RemoteTranscriber:
         body += (
             f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
             f'filename="turn.wav"\r\nContent-Type: audio/wav\r\n\r\n'
-        ).encode() + buf.getvalue() + f"\r\n--{boundary}--\r\n".encode()
+        ).encode() + wav + f"\r\n--{boundary}--\r\n".encode()
         req = urllib.request.Request(self.url, data=body, headers={
             "Content-Type": f"multipart/form-data; boundary={boundary}",
             "Authorization": f"Bearer {self.api_key or 'none'}",

@@ -109,6 +109,16 @@ class Gaps:
         return gap if gap <= self.MAX_S * rate else 0
 
 
+def _wrap(module: Any, name: str, wrap: Callable[[Callable], Callable]) -> None:
+    """Replace aiortc's factory ``module.name`` by ``wrap(original)``, once per process."""
+    original = getattr(module, name)
+    if getattr(original, "diffvoice", False):
+        return
+    factory = wrap(original)
+    factory.diffvoice = True
+    setattr(module, name, factory)
+
+
 def speak_low_delay() -> None:
     """aiortc's Opus encoders use libopus's restricted low-delay mode (CELT only, 2.5 ms of
     lookahead instead of the 6.5 ms of its ``voip`` mode): the reply reaches the caller 4 ms
@@ -116,33 +126,27 @@ def speak_low_delay() -> None:
     import aiortc.rtcrtpsender as sender
     from aiortc.codecs.opus import OpusEncoder
 
-    original = sender.get_encoder
-    if getattr(original, "diffvoice", False):
-        return
+    def wrap(original):
+        def factory(codec):
+            encoder = original(codec)
+            if isinstance(encoder, OpusEncoder):
+                encoder.codec.options = {**encoder.codec.options, "application": "lowdelay"}
+            return encoder
+        return factory
 
-    def factory(codec):
-        encoder = original(codec)
-        if isinstance(encoder, OpusEncoder):
-            encoder.codec.options = {**encoder.codec.options, "application": "lowdelay"}
-        return encoder
-
-    factory.diffvoice = True  # type: ignore[attr-defined]
-    sender.get_encoder = factory
+    _wrap(sender, "get_encoder", wrap)
 
 
 def listen_on_arrival() -> None:
     """aiortc's audio receivers use :class:`ArrivalOrder` (its video ones are left alone)."""
     import aiortc.rtcrtpreceiver as receiver
 
-    original = receiver.JitterBuffer
-    if getattr(original, "diffvoice", False):
-        return
+    def wrap(original):
+        def factory(capacity: int, prefetch: int = 0, is_video: bool = False):
+            return original(capacity, prefetch, is_video) if is_video else ArrivalOrder()
+        return factory
 
-    def factory(capacity: int, prefetch: int = 0, is_video: bool = False):
-        return original(capacity, prefetch, is_video) if is_video else ArrivalOrder()
-
-    factory.diffvoice = True  # type: ignore[attr-defined]
-    receiver.JitterBuffer = factory
+    _wrap(receiver, "JitterBuffer", wrap)
 
 
 class CallError(ValueError):

@@ -4,9 +4,7 @@ behind /v1/audio/transcriptions, Piper behind /v1/audio/speech (streamed), and a
 
 from __future__ import annotations
 
-import io
 import struct
-import wave
 from collections.abc import Iterator
 
 import numpy as np
@@ -15,7 +13,7 @@ import pytest
 from openai import OpenAI
 
 from tests.web.conftest import ServerThread, heard, words
-from voice.audio import SAMPLE_RATE, resample
+from voice.audio import SAMPLE_RATE, resample, wav_bytes
 from voice.config import AppConfig
 from voice.pipeline import Models
 
@@ -33,16 +31,6 @@ def client(server: ServerThread) -> Iterator[OpenAI]:
     c = OpenAI(base_url=server.api_url, api_key="x", max_retries=0, timeout=120)
     yield c
     c.close()
-
-
-def wav_bytes(audio: np.ndarray, rate: int) -> bytes:
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(np.asarray(audio, dtype="<i2").tobytes())
-    return buf.getvalue()
 
 
 @pytest.fixture(scope="module")

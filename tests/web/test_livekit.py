@@ -7,10 +7,11 @@ calls and their outputs, interruptions), and the OpenAI STT, TTS and LLM service
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import wave
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,8 +137,17 @@ def seconds(frames: list[rtc.AudioFrame]) -> float:
     return sum(f.samples_per_channel / f.sample_rate for f in frames)
 
 
-def realtime_model(url: str, **kw: Any) -> Any:
-    return lk_openai.realtime.RealtimeModel(base_url=url, api_key="unused", **kw)
+@contextlib.asynccontextmanager
+async def realtime_session(url: str, **kw: Any) -> AsyncIterator[tuple[Any, Watch]]:
+    """The plugin's RealtimeModel at ``url`` and one session of it (``kw``: the session's
+    options), watched; both closed after."""
+    model = lk_openai.realtime.RealtimeModel(base_url=url, api_key="unused")
+    session = model.session(**kw)
+    try:
+        yield session, Watch(session)
+    finally:
+        await session.aclose()
+        await model.aclose()
 
 
 def test_spoken_turn(url: str) -> None:
@@ -147,10 +157,7 @@ def test_spoken_turn(url: str) -> None:
     holds both."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        try:
+        async with realtime_session(url) as (session, watch):
             await watch.until("session.updated")
             await speak(session, question_frames())
             gen = await watch.generation()
@@ -166,9 +173,6 @@ def test_spoken_turn(url: str) -> None:
             assert [i.role for i in items] == ["user", "assistant"]
             assert heard(items[0].text_content, QUESTION) and "Paris" in items[1].text_content
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -185,10 +189,7 @@ def test_client_decided_turn(url: str) -> None:
     session): the agent commits the audio and asks for the reply itself."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session(turn_detection_disabled=True)
-        watch = Watch(session)
-        try:
+        async with realtime_session(url, turn_detection_disabled=True) as (session, watch):
             updated = await watch.until("session.updated")
             assert updated["session"]["audio"]["input"]["turn_detection"] is None
             for f in question_frames(silence_s=0.3):  # no need to pace: nothing listens
@@ -201,9 +202,6 @@ def test_client_decided_turn(url: str) -> None:
             assert "Paris" in text and seconds(frames) > 0.5
             assert not watch.of("input_audio_buffer.speech_started")
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -214,12 +212,9 @@ def test_unserved_edits_are_refused_at_once(url: str) -> None:
     added by the agent, and an item deleted; the session goes on."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        sent: list[dict] = []
-        session.on("openai_client_event_queued", sent.append)
-        try:
+        async with realtime_session(url) as (session, watch):
+            sent: list[dict] = []
+            session.on("openai_client_event_queued", sent.append)
             ctx = session.chat_ctx.copy()
             ctx.add_message(role="user", content=QUESTION)
             ctx.add_message(role="assistant", content="The capital of France is Paris.")
@@ -240,9 +235,6 @@ def test_unserved_edits_are_refused_at_once(url: str) -> None:
             assert sent[-1]["type"] == "conversation.item.delete"
             text, _, _ = await read(await asyncio.wait_for(session.generate_reply(), TIMEOUT))
             assert "Paris" in text
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -253,10 +245,7 @@ def test_generate_reply_with_nothing_to_answer(url: str) -> None:
     conversation), instead of the plugin's 10 s timeout."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        try:
+        async with realtime_session(url) as (session, watch):
             await watch.until("session.updated")
             t0 = time.monotonic()
             gen = await asyncio.wait_for(
@@ -266,9 +255,6 @@ def test_generate_reply_with_nothing_to_answer(url: str) -> None:
             done = await watch.until("response.done")
             assert done["response"]["status"] == "completed" and not done["response"]["output"]
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -279,16 +265,13 @@ def test_function_call_round_trip(url: str) -> None:
     and asks for the reply, which follows, spoken."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        ran = []
+        async with realtime_session(url) as (session, watch):
+            ran = []
 
-        async def calculator(raw_arguments: dict[str, Any]) -> str:
-            ran.append(raw_arguments)
-            return "seventeen times twenty three is three hundred and ninety one"
+            async def calculator(raw_arguments: dict[str, Any]) -> str:
+                ran.append(raw_arguments)
+                return "seventeen times twenty three is three hundred and ninety one"
 
-        try:
             await session.update_tools([llm.function_tool(calculator, raw_schema=CALCULATOR)])
             ctx = session.chat_ctx.copy()
             ctx.add_message(role="user", content="what's seventeen times twenty three")
@@ -313,9 +296,6 @@ def test_function_call_round_trip(url: str) -> None:
                                                "function_call_output", "message"]
             assert items[1].call_id == items[2].call_id == call.call_id
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -325,10 +305,7 @@ def test_interrupt_cancels_the_reply(url: str) -> None:
     cancelled and its streams close; the session answers the next question."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        try:
+        async with realtime_session(url) as (session, watch):
             ctx = session.chat_ctx.copy()
             ctx.add_message(role="user", content="Tell me a story about a robot who learns to "
                                                  "paint, with lots of detail.")
@@ -347,9 +324,6 @@ def test_interrupt_cancels_the_reply(url: str) -> None:
             text, _, _ = await read(await asyncio.wait_for(session.generate_reply(), TIMEOUT))
             assert "Paris" in text
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 
@@ -361,12 +335,9 @@ def test_speech_over_the_reply_barges_in(url: str) -> None:
     LiveKit's agent does on an interruption), and the new speech is a new turn, answered."""
 
     async def main() -> None:
-        model = realtime_model(url)
-        session = model.session()
-        watch = Watch(session)
-        started = asyncio.Event()
-        session.on("input_speech_started", lambda e: started.set())
-        try:
+        async with realtime_session(url) as (session, watch):
+            started = asyncio.Event()
+            session.on("input_speech_started", lambda e: started.set())
             ctx = session.chat_ctx.copy()
             ctx.add_message(role="user", content="Tell me a story about a robot who learns to "
                                                  "paint, with lots of detail.")
@@ -396,9 +367,6 @@ def test_speech_over_the_reply_barges_in(url: str) -> None:
             assert heard(watch.transcripts[-1], QUESTION), watch.transcripts
             assert "Paris" in text and seconds(frames) > 0.5
             assert not watch.errors and not watch.of("error")
-        finally:
-            await session.aclose()
-            await model.aclose()
 
     asyncio.run(main())
 

@@ -67,7 +67,7 @@ from pipecat.services.openai.tts import OpenAITTSService  # noqa: E402
 from pipecat.workers.runner import WorkerRunner  # noqa: E402
 
 from tests.web.conftest import heard  # noqa: E402
-from voice.audio import decode_wav, resample  # noqa: E402
+from voice.audio import decode_wav, resample, wav_bytes  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120  # s for each wait; the machine is shared
@@ -447,22 +447,11 @@ def test_tts_service(base_url) -> None:
     pcm = b"".join(a.audio for a in audio)
     assert len(pcm) // 2 > RATE  # over a second of speech
     client = OpenAI(base_url=base_url + "/v1", api_key="unused")
-    wav = _wav(np.frombuffer(pcm, "<i2"), RATE)
+    wav = wav_bytes(np.frombuffer(pcm, "<i2"), RATE)
     text = client.audio.transcriptions.create(model="whisper-1", file=("s.wav", wav)).text
     assert heard(text, sentence), text
 
 
-def _wav(pcm: np.ndarray, rate: int) -> bytes:
-    import io
-    import wave
-
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.astype("<i2").tobytes())
-    return buf.getvalue()
 
 
 def test_llm_service(base_url) -> None:

@@ -460,6 +460,10 @@ class WebRTCAsOurs:
                 # A browser captures at 48 kHz, Opus's rate, which aiortc's encoder takes as it
                 # is (any other rate it resamples through a filter holding back 20 ms).
                 pcm = outer.up.process(await outer.mic.get())
+                if self.pts == 0:  # the resampler's first output is short by its lookahead:
+                    # start with that much silence, or aiortc's encoder, which cuts 20 ms
+                    # frames from the stream, would hold back 18 ms of every chunk (measured)
+                    pcm = np.concatenate([np.zeros(-len(pcm) % 960, np.int16), pcm])
                 frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16",
                                                    layout="mono")
                 frame.sample_rate, frame.pts = 48000, self.pts

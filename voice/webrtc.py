@@ -210,7 +210,8 @@ class ReplyTrack(MediaStreamTrack):
         now = time.monotonic()
         if self._start is None:
             self._start = now
-        elif not len(self._pcm) and self._sent - self._quiet_from >= self.QUIET_TAIL_S * TRACK_RATE:
+        elif (not self.playing and not len(self._pcm)
+              and self._sent - self._quiet_from >= self.QUIET_TAIL_S * TRACK_RATE):
             await self._wait(None)  # DTX: nothing goes out until the next reply
             elapsed = int((time.monotonic() - self._start) * TRACK_RATE)
             self._sent = max(self._sent, elapsed - elapsed % n)  # its timestamp: now
@@ -222,10 +223,10 @@ class ReplyTrack(MediaStreamTrack):
         chunk, self._pcm = self._pcm[:n], self._pcm[n:]
         if len(chunk) < n:
             chunk = np.concatenate([chunk, np.zeros(n - len(chunk), dtype=np.int16)])
-            if self.playing and not len(self._pcm):
-                self.playing = False
-                self._quiet_from = self._sent + n
-                self._on_drained()
+        if self.playing and not len(self._pcm):  # this frame ends what is queued
+            self.playing = False
+            self._quiet_from = self._sent + n
+            self._on_drained()
         frame = av.AudioFrame.from_ndarray(chunk.reshape(1, -1), format="s16", layout="mono")
         frame.sample_rate = TRACK_RATE
         frame.pts = self._sent

@@ -295,3 +295,45 @@ def test_holes_in_the_callers_audio_are_filled_with_the_time_they_lasted():
     far = Gaps()
     far.before(0, 960, 48000)
     assert far.before(48000 * 60, 960, 48000) == 0  # a minute: a restarted stream, not a hole
+
+
+def test_the_reply_track_plays_every_reply_whatever_its_length():
+    """Each reply's first frame goes as soon as it is queued, after the track has gone quiet
+    between replies (DTX) or while its silent tail still plays, and the reply is drained at its
+    end. A reply exactly a whole number of frames long once left the track waiting for ever
+    (quiet, yet still 'playing'): every later reply of the call was silent."""
+    from voice.webrtc import FRAME_S, TRACK_RATE, ReplyTrack
+
+    n = int(TRACK_RATE * FRAME_S)
+
+    async def go() -> tuple[list, list, list]:
+        drained: list[float] = []
+        track = ReplyTrack(lambda: drained.append(time.monotonic()))
+        track.QUIET_TAIL_S = 0.1
+        heard: list[tuple[float, int]] = []
+
+        async def pull() -> None:
+            while True:
+                frame = await track.recv()
+                loud = int((np.abs(frame.to_ndarray()) > 0).sum())
+                if loud:
+                    heard.append((time.monotonic(), loud))
+
+        puller = asyncio.ensure_future(pull())
+        queued = []
+        # whole frames; after the quiet tail (DTX); one sample over; inside the tail; whole again
+        for length, pause in ((5 * n, 0.4), (3 * n, 0.4), (2 * n + 1, 0.4), (n, 0.15),
+                              (4 * n, 0.4)):  # fmt: skip
+            await asyncio.sleep(pause)
+            queued.append((time.monotonic(), length))
+            track.queue(np.full(length, 1000, dtype=np.int16), TRACK_RATE)
+        await asyncio.sleep(0.4)
+        puller.cancel()
+        return queued, heard, drained
+
+    queued, heard, drained = _run(go())
+    assert sum(loud for _, loud in heard) == sum(length for _, length in queued)
+    assert len(drained) == len(queued)
+    for at, _ in queued:  # each reply's first frame: at once, not a frame or a pause later
+        first = min(t for t, _ in heard if t >= at)
+        assert first - at < 0.015, first - at

@@ -24,7 +24,11 @@ and the two take turns in slices of about 20 s (a shared machine's load then wei
 ``webrtc`` is the page's WebRTC call (``POST /rtc``; aiortc as the browser): the microphone as an
 Opus track, timed to the first reply audio heard on the reply track (its first sample above
 -60 dBFS, as for the other protocols); ``webrtc_lossy`` the same with ``--loss`` (2 %) of the
-RTP packets dropped each way in the client, as a lossy network would.
+RTP packets dropped each way in the client, as a lossy network would. The clients share the
+server's cores here; ``--client-nice 10`` gives them a lower CPU priority, as users' browsers
+on their own machines would take none of the server's (aiortc, as a browser, costs 9 % of a core
+at idle where a websocket client costs 1 %, and slowed the server's Piper and Whisper by
+~25 ms a turn); a client held back can only hear the reply later, never sooner.
 
 Prints a table (p50/p90 latency, outcomes, server memory now and at peak) and a final JSON
 line. Traffic stays on 127.0.0.1 and every loop is bounded in count and time.
@@ -37,7 +41,7 @@ errors, and the speed-up in requests per second over the same requests sent one 
 
     python bench/load.py --sessions 1,2,4,8 --seconds 60
     python bench/load.py --sessions 1,4 --protocols ws,realtime   # the same latency, both
-    python bench/load.py --sessions 1 --protocols ws,webrtc,webrtc_lossy   # WebRTC beside /ws
+    python bench/load.py --sessions 1 --protocols ws,webrtc,webrtc_lossy --client-nice 10
     python bench/load.py --sessions 1,4 --asr-server   # ASR served by a second process
     python bench/load.py --api --clients 1,8,32,64 --requests 3
 """
@@ -702,7 +706,7 @@ class ServerProcess:
     stall the server) and the tail is kept for when something goes wrong."""
 
     def __init__(self, port: int, sets: list[str], command: str = "serve") -> None:
-        cmd = [sys.executable, "-m", "voice.cli", command, "--port", str(port)]
+        cmd = [sys.executable, "-m", "cli", command, "--port", str(port)]
         for s in sets:
             cmd += ["--set", s]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -1188,12 +1192,21 @@ def main(argv: list[str] | None = None) -> int:
         "--asr-server", action="store_true",
         help="speech recognition served by a second process (asr.url), as on another machine",
     )
+    ap.add_argument(
+        "--client-nice", type=int, default=0, metavar="N",
+        help="run the clients at this much lower CPU priority than the server (0..19): users' "
+        "browsers are on their own machines, and an aiortc client here takes 9 %% of a core "
+        "from the server it measures (a websocket client 1 %%); its timing can only be later",
+    )
     ap.add_argument("--clients", default="1,8,32,64", help="--api: comma-separated client counts")
     ap.add_argument("--requests", type=int, default=3, help="--api: streamed requests per client")
     ap.add_argument("--max-tokens", type=int, default=32, help="--api: max_tokens per request")
     ap.add_argument("--start-timeout", type=float, default=600.0,
                     help="seconds to wait for the server to load its models")
     args = ap.parse_args(argv)
+    if not 0 <= args.client_nice <= 19:
+        print("load: --client-nice must be 0..19", file=sys.stderr)
+        return 2
     if args.adversarial:
         if not 1 <= args.users <= 8 or not 10 <= args.seconds <= 600:
             print("load: --users must be 1..8 and --seconds 10..600", file=sys.stderr)
@@ -1246,6 +1259,8 @@ def main(argv: list[str] | None = None) -> int:
             print("load: the server did not start:", *server.tail, sep="\n", file=sys.stderr)
             return 1
         rows = []
+        if args.client_nice:  # after the server started: it keeps its own priority
+            os.nice(args.client_nice)
         print(
             f"{'protocol':>8} {'sessions':>8} {'prompts':>7} {'turns':>6} {'answered':>8} "
             f"{'silent':>6} "

@@ -185,7 +185,7 @@ def run_chat(reqs: list[Request], args, cwd: Path = ROOT) -> list[dict]:
     lines = []
     for q in reqs:
         lines += list(q.turns) + list(q.after) + ["/reset"]
-    cmd = [sys.executable, "-m", "voice.cli", "chat", "--json", *args.extra]
+    cmd = [sys.executable, "-m", "cli", "chat", "--json", *args.extra]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, input="\n".join(lines) + "\n", capture_output=True, text=True,
                        cwd=cwd, timeout=args.timeout)  # fmt: skip
@@ -254,7 +254,7 @@ def run_spoken(reqs: list[Request], args) -> list[dict]:
             wav = Path(tmp) / f"q{i}.wav"
             write_wav(str(wav), np.concatenate(pieces), SAMPLE_RATE)
             fast = ["--fast"] if len(q.turns) == 1 else []  # several turns: real-time pace
-            cmd = [sys.executable, "-m", "voice.cli", "run", "--json", "--input", str(wav),
+            cmd = [sys.executable, "-m", "cli", "run", "--json", "--input", str(wav),
                    "--output", str(Path(tmp) / f"a{i}.wav"), *fast, *args.extra]  # fmt: skip
             p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
                                timeout=args.timeout)  # fmt: skip

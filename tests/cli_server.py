@@ -1,4 +1,4 @@
-"""A diffvoice server started as a user starts it: ``python -m voice.cli <command> --port 0 ...``
+"""A diffvoice server started as a user starts it: ``python -m cli <command> --port 0 ...``
 in a subprocess, its banner read for the address it took (tests of the real clients: the
 official ``openai`` client, Pipecat, LiveKit, the ``wyoming`` library)."""
 
@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @contextmanager
 def cli_server(args: list[str], banner: str, timeout_s: float = 180) -> Iterator[re.Match]:
-    """Run ``voice.cli`` with ``args`` until the context ends; yields the match of the regex
+    """Run ``cli`` with ``args`` until the context ends; yields the match of the regex
     ``banner`` in its output (a test fails if it exits or prints none in ``timeout_s``)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "voice.cli", *args], cwd=ROOT, text=True,
+        [sys.executable, "-m", "cli", *args], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

@@ -1,4 +1,6 @@
-"""The shape of the whole: imports go one way, kernels ← engine ← voice; training uses engine."""
+"""The shape of the whole: imports go one way. ``words`` and ``kernels`` at the bottom; ``engine``
+on them; ``voice`` and ``training`` side by side on the engine, neither importing the other;
+``bench`` over those; the command line (``cli``) on top, imported by nothing."""
 
 from __future__ import annotations
 
@@ -66,7 +68,7 @@ def test_user_facing_errors_and_the_command_line_load_without_torch() -> None:
     import sys
 
     code = (
-        "import sys, voice.cli, voice.config, voice.audio, engine.errors; "
+        "import sys, cli.main, voice.config, voice.audio, engine.errors; "
         "print(sorted({'torch', 'triton'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
@@ -87,3 +89,32 @@ def test_training_never_imports_voice() -> None:
     it reaches into neither the voice pipeline nor the servers (the CLI, above both, may)."""
     for f, mods in imported_modules("training").items():
         assert not mods & {"voice", "serve"}, f
+
+
+# What each package may import of the project: only what sits below it.
+BELOW = {
+    "words": set(),
+    "kernels": set(),
+    "engine": {"kernels", "words"},
+    "training": {"engine", "kernels", "words"},
+    "voice": {"engine", "words"},
+    "bench": {"engine", "kernels", "training", "voice", "words"},
+    "cli": {"bench", "engine", "kernels", "training", "voice", "words"},
+}
+
+
+def test_every_package_imports_only_what_sits_below_it() -> None:
+    """Every arrow of the picture at once: a new import that goes up or sideways (voice to
+    training, the engine to a benchmark, anything to the command line) fails here."""
+    for package, below in BELOW.items():
+        for f, mods in imported_modules(package).items():
+            upward = (mods & set(BELOW)) - below - {package}
+            assert not upward, f"{f} imports {sorted(upward)}"
+
+
+def test_nothing_imports_the_command_line_and_every_package_is_placed() -> None:
+    packages = {p.name for p in ROOT.iterdir() if p.is_dir() and any(p.glob("*.py"))}
+    assert packages - {"tests", "scripts"} == set(BELOW), "place the new package in BELOW"
+    for package in set(BELOW) - {"cli"}:
+        for f, mods in imported_modules(package).items():
+            assert "cli" not in mods, f

@@ -21,20 +21,12 @@ def int_words(n: int) -> str:
 
 
 def number_words(x: float, decimals: int = 1) -> str:
-    """A number in words with at most ``decimals`` decimal digits; ``6.2 → "six point two"``.
-
-    A fractional part that rounds to zero is dropped (``4.0 → "four"``).
-    """
-    text = f"{x:.{decimals}f}" if decimals > 0 else str(round(x))
-    whole, _, frac = text.partition(".")
-    frac = frac.rstrip("0")
-    neg = whole.startswith("-")
-    words = int_words(abs(int(whole)))
-    if frac:
-        words += " point " + " ".join(ONES[int(d)] for d in frac)
-    if neg and (int(whole) != 0 or frac):
-        words = "minus " + words
-    return words
+    """A number in words with at most ``decimals`` decimal digits; ``6.2 → "six point two"``,
+    said as the tools say it (:func:`words.spoken.decimal_words`). A fractional part that rounds
+    to zero is dropped (``4.0 → "four"``); |x| < one million (the corpus's range)."""
+    if abs(x) >= 1_000_000:
+        raise ValueError(f"{x} is too large to say")
+    return spoken.decimal_words(x, decimals)[0]
 
 
 def capitalize(text: str) -> str:

@@ -28,10 +28,11 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from training.numwords import ONES, capitalize, int_words, ordinal_words
+from training.numwords import capitalize, ordinal_words
 from training.speech import speak
 from training.tokenizer import RESULT, tool_call_text
 from words.calendar import MONTHS, WEEKDAYS, time_words, year_words
+from words.spoken import decimal_words, int_words, number_words  # as the tools say them
 
 TOOL_NAMES = ("clock", "timer", "calculator", "units", "spell")
 TOOLS_LINE = ", ".join(TOOL_NAMES)  # the content of the ``tools`` turn the template writes
@@ -48,60 +49,13 @@ def _lines(text: str) -> tuple[str, ...]:
 # Spoken numbers (the words the tools say; digits or words in the questions)
 
 
-def big_int_words(n: int) -> str:
-    """An integer in words up to the trillions: ``2_500_000 → "two million five hundred
-    thousand"``."""
-    if n < 0:
-        return "minus " + big_int_words(-n)
-    if n < 1_000_000:
-        return int_words(n)
-    parts = []
-    for value, name in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
-        if n >= value:
-            head, n = divmod(n, value)
-            parts.append(f"{int_words(head)} {name}")
-    if n:
-        parts.append(int_words(n))
-    return " ".join(parts)
-
-
-def decimal_words(x: Fraction | float, places: int = 2) -> tuple[str, bool]:
-    """``(words, exact)``: a number rounded to ``places`` decimals, in words."""
-    q = Fraction(x)
-    scaled = q * 10**places
-    r = round(scaled)
-    exact = r == scaled
-    whole, frac = divmod(abs(r), 10**places)
-    words = big_int_words(whole)
-    digits = str(frac).rjust(places, "0").rstrip("0")
-    if digits:
-        words += " point " + " ".join(ONES[int(d)] for d in digits)
-    if r < 0:
-        words = "minus " + words
-    return words, exact
-
-
-def places_for(x: Fraction | float) -> int:
-    """Decimals worth saying for an inexact value: two below ten, one below a hundred, else
-    none (about three significant figures)."""
-    a = abs(Fraction(x))
-    return 2 if a < 10 else 1 if a < 100 else 0
-
-
-def value_words(x: Fraction) -> str:
-    """The result as said: exact when it is (to two decimals), else "about" and about three
-    significant figures."""
-    words, exact = decimal_words(x)
-    return words if exact else "about " + decimal_words(x, places_for(x))[0]
-
-
 def spoken_number(n: int | Fraction, rng: random.Random) -> str:
     """How a question may carry a number: digits or words."""
     if isinstance(n, Fraction) and n.denominator != 1:
         text = f"{float(n):g}"
         return text if rng.random() < 0.4 else decimal_words(n)[0]
     n = int(n)
-    return str(n) if rng.random() < 0.4 else big_int_words(n)
+    return str(n) if rng.random() < 0.4 else int_words(n)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,7 +142,7 @@ class Calc:
 
 
 def _n(x) -> str:
-    return big_int_words(int(x)) if Fraction(x).denominator == 1 else decimal_words(x)[0]
+    return int_words(int(x)) if Fraction(x).denominator == 1 else decimal_words(x)[0]
 
 
 def random_calc(rng: random.Random, that: Fraction | None = None) -> Calc:
@@ -297,7 +251,7 @@ def calc_result(c: Calc) -> str:
         return "you can't divide by zero"
     if abs(c.value) >= 10**15:
         return f"{c.canon} is too large a number to say"
-    words = value_words(c.value)
+    words = number_words(c.value)
     if c.irrational and not words.startswith("about"):
         words = "about " + words
     return f"{c.canon} is {words}"
@@ -428,7 +382,7 @@ def unit_said(key: str, value: Fraction) -> str:
 def units_result(value: Fraction, src: str, dst: str) -> str:
     """What the units tool says back (voice.tools.units writes the same)."""
     out = convert(value, src, dst)
-    return f"{_n(value)} {unit_said(src, value)} is {value_words(out)} {unit_said(dst, out)}"
+    return f"{_n(value)} {unit_said(src, value)} is {number_words(out)} {unit_said(dst, out)}"
 
 
 UNITS_Q = _lines(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.decoding import BATCH_ROW, PROMPTS, main, normalise, run_bench
 from engine import LLM
-from engine.bench import BATCH_ROW, PROMPTS, main, normalise, run_bench
 
 KEYS = {
     "tokens_per_s",
@@ -134,7 +134,7 @@ def test_constrained_bench_on_the_demo_model(capsys):
     """``diffvoice bench --constrained`` on the bundled model: the tools set runs (it was
     skipped while forced calls were refused), every structured reply is valid in every mode it
     runs, and the summary line carries validity, field and tool accuracy."""
-    from engine.bench import main as bench_main
+    from bench.decoding import main as bench_main
 
     assert bench_main(["--constrained", "--modes", "cache", "--max-new-tokens", "32"]) == 0
     out = capsys.readouterr().out.strip().splitlines()

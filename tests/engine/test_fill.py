@@ -10,9 +10,9 @@ from unittest import mock
 import jsonschema
 import pytest
 
+from bench.constrained import SCHEMAS, schema_format
 from engine import MODES, Engine, EngineConfig, SamplingParams
 from engine.fill import propose, prose_request
-from engine.grammar_bench import SCHEMAS, schema_format
 from tests.engine import tiny
 from tests.engine.test_grammar import _byte_level_tokenizer
 

@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
+from bench.constrained import PLAIN_TEXT, SCHEMAS, TOOLS, schema_format
 from engine import MODES, Engine, EngineConfig, RequestError, SamplingParams
-from engine.grammar_bench import PLAIN_TEXT, SCHEMAS, TOOLS, schema_format
 from engine.tools import parse_tool_calls, tool_request
 from tests.engine import tiny
 

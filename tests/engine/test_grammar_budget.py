@@ -13,9 +13,9 @@ import jsonschema
 import pytest
 from tokenizers import AddedToken, Tokenizer
 
+from bench.constrained import SCHEMAS, schema_format
 from engine import MODES, Engine, EngineConfig, RequestError, SamplingParams
 from engine.grammar import json_hint
-from engine.grammar_bench import SCHEMAS, schema_format
 from engine.tools import parse_tool_calls, tool_request
 from tests.engine import tiny
 from tests.engine.test_grammar import _byte_level_tokenizer, _run

@@ -101,7 +101,7 @@ def test_catch_all_refusal_did_not_learn_the_bench_questions():
     In-domain bench questions ("What is the capital of France?") are asked in the skills' own
     wordings; the out-of-domain ones must be refused by generalisation, not recall.
     """
-    from engine.bench import PROMPTS, normalise
+    from bench.decoding import PROMPTS, normalise
     from training.corpus import all_skills
 
     bench = [normalise(q) for q in PROMPTS]

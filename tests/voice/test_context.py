@@ -128,7 +128,7 @@ def test_a_long_conversation_with_the_demo_model_stays_well_formed() -> None:
         "Now multiply that by two.", "What's the capital of France?", "And what about Italy?",
     ]
     p = subprocess.run(
-        [sys.executable, "-m", "voice.cli", "chat", "--json"], input="\n".join(questions) + "\n",
+        [sys.executable, "-m", "cli", "chat", "--json"], input="\n".join(questions) + "\n",
         capture_output=True, text=True, cwd=ROOT, timeout=300,
     )
     replies = [json.loads(x) for x in p.stdout.splitlines() if x.startswith('{"reply"')]

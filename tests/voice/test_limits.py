@@ -211,7 +211,7 @@ def test_api_refuses_non_loopback_without_token() -> None:
         [
             sys.executable,
             "-m",
-            "voice.cli",
+            "cli",
             "api",
             "--host",
             "0.0.0.0",

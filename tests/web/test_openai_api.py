@@ -492,7 +492,7 @@ def test_chat_cli_uses_llm_url(server):
     env = {**os.environ, "PYTHONPATH": str(root)}
     env.pop("DIFFVOICE_DEBUG", None)
     p = subprocess.run(
-        [sys.executable, "-m", "voice.cli", "chat", "--json", "--llm-url", server.api_url,
+        [sys.executable, "-m", "cli", "chat", "--json", "--llm-url", server.api_url,
          "--set", "engine.model=/no/such/model"],
         input="hello there\n", capture_output=True, text=True, timeout=300, cwd=root, env=env,
     )

@@ -4,7 +4,7 @@ OpenAI STT, TTS and LLM services with ``base_url`` at ``/v1``, each in a Pipecat
 by a ``PipelineWorker`` and ``WorkerRunner`` (the current names of ``PipelineTask`` and
 ``PipelineRunner``).
 
-The server is started as a user starts it (``python -m voice.cli serve --port 0``, the bundled
+The server is started as a user starts it (``python -m cli serve --port 0``, the bundled
 demo model, Whisper tiny.en and the Piper voice). The pipeline's input is a small processor that
 plays spoken questions as ``InputAudioRawFrame`` s at real-time pace, then silence; its output a
 processor that keeps every frame. Spoken questions are the bundled question.wav ("What is the

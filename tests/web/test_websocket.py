@@ -405,7 +405,7 @@ def test_cli_refuses_non_loopback_without_token() -> None:
     env.pop("DIFFVOICE_TOKEN", None)
     env.pop("DIFFVOICE_DEBUG", None)
     p = subprocess.run(
-        [sys.executable, "-m", "voice.cli", "serve", "--host", "0.0.0.0"],
+        [sys.executable, "-m", "cli", "serve", "--host", "0.0.0.0"],
         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env,
     )
     assert p.returncode == 2

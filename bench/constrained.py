@@ -19,7 +19,7 @@ validated, ended ``stop``) and right. Three prompt sets:
 - ``json``: :data:`LABELLED`, questions with a schema each and the answer its fields must hold;
   free runs the question as plain chat, constrained with the schema and the fitted budget, as
   an API request without ``max_tokens``; right = fields holding the labelled answer.
-- ``json-heldout``: the same for ``engine/json_heldout.py``, written by someone who had not
+- ``json-heldout``: the same for ``bench/json_heldout.py``, written by someone who had not
   seen the filling code (engine/fill.py) nor :data:`LABELLED`: other wordings, key names,
   typos, JSON named in a third of the questions, enums and three-field objects.
 
@@ -33,8 +33,8 @@ import sys
 import time
 from collections.abc import Sequence
 
+from bench.json_heldout import HELD_OUT
 from engine.engine import RequestError
-from engine.json_heldout import HELD_OUT
 from engine.sampling import SamplingParams
 from engine.tools import normalize_tools, parse_tool_calls, tool_request
 
@@ -231,7 +231,7 @@ def run(llm, modes: Sequence[str], max_new_tokens: int = 48, threshold: float = 
     without ``max_tokens`` does (``fit_budget``); the free ones have ``max_new_tokens``."""
     report: dict[str, dict] = {}
     base = SamplingParams(max_new_tokens=max_new_tokens, threshold=threshold)
-    from engine.bench import PROMPTS  # the decoding bench's voice questions
+    from bench.decoding import PROMPTS  # the decoding bench's voice questions
 
     names = {t["function"]["name"] for t in TOOLS}
     schemas = {t["function"]["name"]: t["function"]["parameters"] for t in TOOLS}

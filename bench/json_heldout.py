@@ -2,7 +2,7 @@
 
 Written by an independent helper who did not see the implementation (``engine/fill.py``,
 ``engine/grammar.py``, ``engine/engine.py``) nor the other labelled set, ``LABELLED`` in
-``engine/grammar_bench.py`` (which runs both: ``diffvoice bench --constrained``); only
+``bench/constrained.py`` (which runs both: ``diffvoice bench --constrained``); only
 ``training/facts.py`` was read, to pick the facts.
 
 Each entry is ``(question, schema, want)``: a request as an API integrator or an ordinary person

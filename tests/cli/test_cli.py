@@ -22,7 +22,7 @@ def diffvoice(*args: str, stdin: str | None = None, env: dict | None = None, tim
     e = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     e.pop("DIFFVOICE_DEBUG", None)
     return subprocess.run(
-        [sys.executable, "-m", "voice.cli", *args],
+        [sys.executable, "-m", "cli", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -228,7 +228,7 @@ def _user_errors() -> list[type[Exception]]:
 
 def _reported(monkeypatch, capsys, error: Exception) -> str:
     """The one line ``diffvoice chat`` prints when it fails with ``error``."""
-    from voice import cli
+    from cli import main as cli
 
     def fail(args) -> int:
         raise error

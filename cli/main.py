@@ -259,7 +259,7 @@ def cmd_wyoming(args) -> int:
 
 
 def cmd_bench(args, rest: list[str]) -> int:
-    from engine.bench import main as bench_main
+    from bench.decoding import main as bench_main
 
     cfg = _load(args)
     argv = list(rest)

@@ -10,7 +10,7 @@ and punctuation are normalised). A table goes to stdout, progress to stderr, and
 is one JSON object ``{"modes": {...}, "setup": {...}}`` for scripts.
 
 ``diffvoice bench [--model PATH] [--device ...] [--modes ...] [--prompts N]`` calls :func:`main`;
-``python -m engine.bench`` does too.
+``python -m bench.decoding`` does too.
 """
 
 from __future__ import annotations
@@ -334,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="instead: grammar-constrained vs free decoding on the same prompts, per mode: "
         "tokens per forward, validity, the expected tool and field accuracy on a labelled "
-        "JSON set (engine/grammar_bench.py)",
+        "JSON set (bench/constrained.py)",
     )
     return p
 
@@ -360,12 +360,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         progress(f"bench: loading {config.model}")
         if args.constrained:
-            from engine import grammar_bench
+            from bench import constrained
 
             llm = as_llm(config)
             setup = {"model": config.model, "device": str(llm.engine.device),
                      "max_new_tokens": args.max_new_tokens, "threshold": args.threshold}
-            return grammar_bench.main(llm, modes, args.max_new_tokens, args.threshold, setup)
+            return constrained.main(llm, modes, args.max_new_tokens, args.threshold, setup)
         report = run_bench(
             config,
             PROMPTS[: args.prompts],

@@ -235,7 +235,7 @@ def cmd_chat(args) -> int:
 
 # --- api / serve / bench / train / eval -------------------------------------------------------
 def cmd_api(args) -> int:
-    from voice.server import serve_api
+    from serve.server import serve_api
 
     cfg = _load(args)
     serve_api(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
@@ -243,7 +243,7 @@ def cmd_api(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from voice.server import serve
+    from serve.server import serve
 
     cfg = _load(args)
     serve(cfg, host=args.host, port=args.port, token=args.token, progress=_progress)
@@ -251,7 +251,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_wyoming(args) -> int:
-    from voice.wyoming import serve_wyoming
+    from serve.wyoming import serve_wyoming
 
     cfg = _load(args)
     serve_wyoming(cfg, host=args.host, port=args.port, progress=_progress)

@@ -1,6 +1,7 @@
 """The shape of the whole: imports go one way. ``words`` and ``kernels`` at the bottom; ``engine``
 on them; ``voice`` and ``training`` side by side on the engine, neither importing the other;
-``bench`` over those; the command line (``cli``) on top, imported by nothing."""
+``serve`` (the servers) on ``voice``; ``bench`` over those; the command line (``cli``) on top,
+imported by nothing."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_kernels_and_engine_never_import_training() -> None:
 
 
 def test_voice_never_touches_tensors() -> None:
-    for f, mods in imported_modules("voice").items():
+    for f, mods in [*imported_modules("voice").items(), *imported_modules("serve").items()]:
         assert not mods & {"torch", "triton", "kernels"}, f
 
 
@@ -98,8 +99,9 @@ BELOW = {
     "engine": {"kernels", "words"},
     "training": {"engine", "kernels", "words"},
     "voice": {"engine", "words"},
-    "bench": {"engine", "kernels", "training", "voice", "words"},
-    "cli": {"bench", "engine", "kernels", "training", "voice", "words"},
+    "serve": {"engine", "voice", "words"},
+    "bench": {"engine", "kernels", "serve", "training", "voice", "words"},
+    "cli": {"bench", "engine", "kernels", "serve", "training", "voice", "words"},
 }
 
 

@@ -1,4 +1,4 @@
-// The websocket protocol's event names (docs/protocol.md); voice/server.py holds the same
+// The websocket protocol's event names (docs/protocol.md); serve/session.py holds the same
 // lists, and tests/web/test_protocol.py checks that the two agree.
 
 export const PROTOCOL_VERSION = 1;

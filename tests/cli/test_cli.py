@@ -214,8 +214,8 @@ def _user_errors() -> list[type[Exception]]:
     """Every error class whose message is written for the person running diffvoice."""
     from engine import ModelLoadError, RequestError
     from engine.errors import ConfigError, UserError
+    from serve.access import ServerError
     from voice import asr, tts
-    from voice.access import ServerError
     from voice.audio import AudioError
     from voice.devices import AudioDeviceError
     from voice.llm import LLMError

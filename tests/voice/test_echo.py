@@ -66,10 +66,10 @@ def test_lengths_must_match() -> None:
 def test_only_a_loudspeaker_next_to_the_microphone_is_suppressed(tmp_path) -> None:
     """`run` plays on this machine's speaker; a websocket client plays the reply itself (the page
     asks the browser to cancel its echo), so its microphone is never gated by the server."""
+    from serve.session import Outbox, WebSocketSink
     from tests.engine.tiny import make_checkpoint
     from voice.config import load_config
     from voice.pipeline import Models, Pipeline, WavSink
-    from voice.session import Outbox, WebSocketSink
 
     make_checkpoint(tmp_path / "m", "sdar")
     cfg = load_config(None, [f"engine.model={tmp_path / 'm'}"])

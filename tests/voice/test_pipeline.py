@@ -208,9 +208,9 @@ def _drains(models) -> bool:
 
 def test_pipeline_through_the_openai_compatible_endpoint(speak, tiny_model) -> None:
     from engine import Engine, EngineConfig, EngineWorker, SamplingParams
+    from serve.openai_api import TextService
     from tests.web.conftest import ServerThread
     from voice.config import load_config
-    from voice.openai_api import TextService
 
     worker = EngineWorker(Engine.load(EngineConfig(model=tiny_model, max_model_len=256)))
     text = TextService(worker, "tiny", SamplingParams())

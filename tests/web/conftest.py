@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from serve.server import VoiceServer
 from tests.engine.tiny import make_checkpoint
 from voice.asr import normalize_text
 from voice.audio import SAMPLE_RATE, resample, write_wav
 from voice.config import AppConfig, load_config
 from voice.pipeline import Models
-from voice.server import VoiceServer
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MODEL = ROOT / "models" / "demo"

@@ -18,13 +18,13 @@ from contextlib import ExitStack
 import numpy as np
 import pytest
 
+from serve.server import VoiceServer
 from tests.engine.test_faults import FaultyForward
 from tests.web.conftest import ServerThread, heard, tiny_config
 from tests.web.test_websocket import Client, open_client, wait_until
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
 from voice.pipeline import Models
-from voice.server import VoiceServer
 
 QUESTION = "What is the capital of France?"
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends

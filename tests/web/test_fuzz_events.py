@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
+from serve.server import CLIENT_EVENTS, ProtocolError, VoiceServer, parse_event
 from tests.web.conftest import ServerThread
 from tests.web.test_websocket import Client, open_client
 from voice.config import AppConfig
 from voice.pipeline import Models
-from voice.server import CLIENT_EVENTS, ProtocolError, VoiceServer, parse_event
 
 CODES = {"bad_json", "bad_event", "unknown_type"}
 FUZZ = settings(
@@ -202,7 +202,7 @@ def test_fuzz_session_messages(live: tuple[Client, AppConfig], messages: list) -
 def test_deep_nesting_is_bad_json_at_any_stack_depth() -> None:
     """The answer to a deeply nested event must not depend on how deep the parser's caller's
     stack is (json.loads fails at the recursion limit, which the caller's stack moves)."""
-    from voice.session import MAX_JSON_DEPTH, json_depth
+    from serve.session import MAX_JSON_DEPTH, json_depth
 
     assert json_depth('{"type": "text.input", "text": "[[[[{{{{"}' + "") == 0
     assert json_depth("[" * 40 + "]" * 40) == 40

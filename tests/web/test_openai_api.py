@@ -1,4 +1,4 @@
-"""The OpenAI-compatible text API (``voice/openai_api.py`` in the one ASGI server): a real server
+"""The OpenAI-compatible text API (``serve/openai_api.py`` in the one ASGI server): a real server
 on 127.0.0.1 with a tiny random SDAR checkpoint and no speech models (as ``diffvoice api`` runs
 it), driven by the official ``openai`` client (and raw ``http.client`` where the client is too
 polite).
@@ -20,10 +20,10 @@ import pytest
 from openai import OpenAI
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
+from serve.openai_api import ChatCompletionRequest, TextService, model_id, parse
 from tests.engine.tiny import make_checkpoint
 from tests.web.conftest import ServerThread
 from voice.config import load_config
-from voice.openai_api import ChatCompletionRequest, TextService, model_id, parse
 
 MODEL = "tiny-sdar"
 ASK = [{"role": "user", "content": "hello what is the capital of france"}]
@@ -377,7 +377,7 @@ def test_client_disconnect_mid_stream_aborts_only_that_request(client, server, w
         }
     ).encode()
     other: dict = {}
-    with caplog.at_level(logging.INFO, logger="voice.openai_api"):
+    with caplog.at_level(logging.INFO, logger="serve.openai_api"):
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
         sock.sendall(
             b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -1,4 +1,4 @@
-"""The protocol's two copies (voice/server.py and web/protocol.js) and its document agree, and
+"""The protocol's two copies (serve/server.py and web/protocol.js) and its document agree, and
 client events are validated strictly."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from voice.server import CLIENT_EVENTS, PROTOCOL_VERSION, SERVER_EVENTS, ProtocolError, parse_event
+from serve.server import CLIENT_EVENTS, PROTOCOL_VERSION, SERVER_EVENTS, ProtocolError, parse_event
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_JS = (ROOT / "web" / "protocol.js").read_text()

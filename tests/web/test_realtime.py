@@ -246,8 +246,8 @@ def test_appended_audio_is_resampled_as_one_stream() -> None:
     """24 kHz audio appended in 20 ms pieces reaches the session as one continuous 16 kHz
     signal, at once: resampling each piece alone would put a click at every edge, and a block
     resampler would hold back up to 37 ms (no server needed)."""
+    from serve.realtime import RealtimeTransport
     from voice.audio import SAMPLE_RATE
-    from voice.realtime import RealtimeTransport
 
     class Sock:
         async def send(self, message: str) -> None:

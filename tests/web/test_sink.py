@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from voice.server import Outbox, WebSocketSink
+from serve.server import Outbox, WebSocketSink
 
 
 class FakeClock:

@@ -1,4 +1,4 @@
-"""The Realtime API over WebRTC (voice/webrtc.py), driven by a real WebRTC stack (aiortc) as
+"""The Realtime API over WebRTC (serve/webrtc.py), driven by a real WebRTC stack (aiortc) as
 a browser would: SDP offer to ``POST /v1/realtime/calls``, a Piper-voiced question sent as Opus
 media at real-time pace, the events on the data channel, the reply heard on the media track;
 a barge-in that cuts the reply's audio; bad offers; the session limit; hang-up."""
@@ -263,7 +263,7 @@ def test_arrival_order_never_waits_behind_a_lost_packet():
     the lost packet only, never a stall; a late packet after a later one is dropped."""
     from aiortc.rtp import RtpPacket
 
-    from voice.webrtc import ArrivalOrder, listen_on_arrival
+    from serve.webrtc import ArrivalOrder, listen_on_arrival
 
     def packet(seq: int) -> RtpPacket:
         p = RtpPacket(sequence_number=seq, timestamp=seq * 960)
@@ -284,7 +284,7 @@ def test_holes_in_the_callers_audio_are_filled_with_the_time_they_lasted():
     """A lost packet, or a caller's DTX (no packets while quiet), leaves a hole in the RTP
     timestamps: the session's stream gets that much silence, so its clock (turn ends, latency
     stamps) keeps to real time. Timestamps wrap at 32 bits; a late frame is no hole."""
-    from voice.webrtc import Gaps
+    from serve.webrtc import Gaps
 
     g = Gaps()
     start = (1 << 32) - 2 * 960  # two frames before the wrap
@@ -302,7 +302,7 @@ def test_the_reply_track_plays_every_reply_whatever_its_length():
     between replies (DTX) or while its silent tail still plays, and the reply is drained at its
     end. A reply exactly a whole number of frames long once left the track waiting for ever
     (quiet, yet still 'playing'): every later reply of the call was silent."""
-    from voice.webrtc import FRAME_S, TRACK_RATE, ReplyTrack
+    from serve.webrtc import FRAME_S, TRACK_RATE, ReplyTrack
 
     n = int(TRACK_RATE * FRAME_S)
 

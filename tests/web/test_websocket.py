@@ -17,10 +17,10 @@ import pytest
 from websockets.exceptions import ConnectionClosedError, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from serve.server import ServerError, VoiceServer, check_exposure, resolve_token, serve
 from tests.web.conftest import ROOT, ServerThread, tiny_config
 from voice.config import AppConfig
 from voice.pipeline import Models
-from voice.server import ServerError, VoiceServer, check_exposure, resolve_token, serve
 
 TIMEOUT = 60  # s; generous: the machine is shared
 

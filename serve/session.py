@@ -53,7 +53,7 @@ from voice.frames import (
 )
 from voice.pipeline import Models, Pipeline, Sink
 
-log = logging.getLogger("voice.session")
+log = logging.getLogger("serve.session")
 
 PROTOCOL_VERSION = 1
 # Client → server events and their fields: name → (type or types, required). Nothing else is

@@ -7,7 +7,7 @@ file from ``web/`` (nothing outside it is ever served). Each websocket is one :c
 with its own pipeline; every session and every API request shares one engine worker, so
 concurrent conversations and completions are decoded together in the engine's batch.
 
-Who may connect is decided in one place, :class:`voice.access.Access`, before any endpoint runs:
+Who may connect is decided in one place, :class:`serve.access.Access`, before any endpoint runs:
 loopback ``Host`` on a loopback server, the bearer token (or ``?token=``) on ``/ws`` and
 ``/v1/*``, the ``Origin`` of a browser page. ``server.allowed_origins`` also gets CORS headers
 (preflights answered), so browser tools on those origins can call ``/v1``. Sessions (in all, and
@@ -40,10 +40,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import ConnectionClosed
 
-from voice.access import Access, Denied, ServerError, check_exposure, resolve_token  # noqa: F401
-from voice.audio_api import speech, transcriptions
-from voice.config import AppConfig
-from voice.openai_api import (
+from serve.access import Access, Denied, ServerError, check_exposure, resolve_token  # noqa: F401
+from serve.audio_api import speech, transcriptions
+from serve.openai_api import (
     ApiError,
     TextService,
     chat_completions,
@@ -52,9 +51,8 @@ from voice.openai_api import (
     list_models,
     model_id,
 )
-from voice.pipeline import Models
-from voice.realtime import RealtimeTransport
-from voice.session import (  # noqa: F401  (re-exported: the protocol's names)
+from serve.realtime import RealtimeTransport
+from serve.session import (  # noqa: F401  (re-exported: the protocol's names)
     AUDIO_BURST_S,
     CLIENT_EVENTS,
     PROTOCOL_VERSION,
@@ -67,8 +65,10 @@ from voice.session import (  # noqa: F401  (re-exported: the protocol's names)
     _event,
     parse_event,
 )
+from voice.config import AppConfig
+from voice.pipeline import Models
 
-log = logging.getLogger("voice.server")
+log = logging.getLogger("serve.server")
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 WS_PATH = "/ws"
@@ -226,7 +226,7 @@ class VoiceServer:
             )
         self.text = text
         self.sessions: dict[str, Session] = {}
-        self.calls: dict[str, Any] = {}  # WebRTC calls by id (voice/webrtc.py Peer)
+        self.calls: dict[str, Any] = {}  # WebRTC calls by id (serve/webrtc.py Peer)
         self._call_tasks: set[asyncio.Task] = set()
         self._per_client: Counter[str] = Counter()
         self._uvicorn: uvicorn.Server | None = None
@@ -371,7 +371,7 @@ class VoiceServer:
         )
 
     async def _call(self, request: Request) -> Response:
-        """``POST /v1/realtime/calls``: a WebRTC offer in, the SDP answer out (voice/webrtc.py);
+        """``POST /v1/realtime/calls``: a WebRTC offer in, the SDP answer out (serve/webrtc.py);
         the call is a Realtime session until the peer connection closes."""
         return await self._offer(request, realtime=True)
 
@@ -380,7 +380,7 @@ class VoiceServer:
         return await self._offer(request, realtime=False)
 
     async def _offer(self, request: Request, realtime: bool) -> Response:
-        from voice.webrtc import CallError, ProtocolPeer, RealtimePeer, read_offer
+        from serve.webrtc import CallError, ProtocolPeer, RealtimePeer, read_offer
 
         refused = self.admit(request)
         if refused is not None:

@@ -1,4 +1,4 @@
-"""Who may use the server: one set of checks for every endpoint of ``voice.server``'s app.
+"""Who may use the server: one set of checks for every endpoint of ``serve.server``'s app.
 
 Loopback by default, where the ``Host`` header must name the loopback too (no DNS rebinding);
 any other address needs an access token (``check_exposure`` refuses to start without one). The

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from aiortc.mediastreams import MediaStreamTrack
 
-log = logging.getLogger("diffvoice.webrtc")
+log = logging.getLogger("diffserve.webrtc")
 
 RATE = 24000  # the Realtime session's audio rate (in and out)
 # Our track's rate: Opus's own. aiortc's encoder re-frames 48 kHz audio as it is, but resamples

@@ -43,7 +43,7 @@ from engine.tools import (
     tool_request,
 )
 
-log = logging.getLogger("voice.openai_api")
+log = logging.getLogger("serve.openai_api")
 
 ROLES = {
     "system": "system", "developer": "system", "user": "user", "assistant": "assistant",

@@ -382,7 +382,7 @@ class WyomingServer:
         return self._server.sockets[0].getsockname()[1] if self._server else self._port
 
     async def start(self) -> None:
-        from voice.server import _bind
+        from serve.server import _bind
 
         sock = _bind(self.host, self._port)  # a taken port is a one-line error
         self._server = await asyncio.start_server(self._connect, sock=sock)

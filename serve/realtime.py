@@ -37,10 +37,10 @@ from typing import Any
 import numpy as np
 
 from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
+from serve.session import load_event_json
 from voice.audio import SAMPLE_RATE, LowDelayResampler
-from voice.session import load_event_json
 
-log = logging.getLogger("voice.realtime")
+log = logging.getLogger("serve.realtime")
 
 RATES = (24000, 16000)  # audio/pcm rates a client may choose (OpenAI's is 24 kHz)
 VADS = ("server_vad", "semantic_vad")  # both served by the session's webrtcvad turn detection

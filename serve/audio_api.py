@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 
+from serve.openai_api import ApiError, read_json, validation_error
 from voice.audio import SAMPLE_RATE, AudioError, decode_wav, resample
-from voice.openai_api import ApiError, read_json, validation_error
 
 SPEECH_RATE = 24000  # OpenAI's pcm and wav output rate
 MAX_UPLOAD_BYTES = 25 << 20  # OpenAI's own limit for an audio upload

@@ -1,0 +1,8 @@
+"""The servers: what speaks to clients over the network, on top of ``voice``'s pipeline.
+
+``server`` is the ASGI app (the page, ``/ws``, ``/rtc``, the Realtime API, ``/v1/*``) and its
+``serve``/``serve_api`` entry points; ``session`` is one ``/ws`` conversation, ``realtime``
+the OpenAI Realtime API over it, ``webrtc`` both as WebRTC calls; ``openai_api`` and
+``audio_api`` the text and audio endpoints; ``access`` the token and origin checks; ``wyoming``
+the Wyoming server Home Assistant talks to. ``voice`` never imports ``serve``.
+"""

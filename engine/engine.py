@@ -33,7 +33,20 @@ from engine.tools import ToolFormatError, normalize_messages, normalize_tools
 
 
 class RequestError(UserError, ValueError):
-    """A request that cannot be served as given (too long, empty, bad parameters)."""
+    """A request that cannot be served as given (too long, empty, bad parameters). ``reason``
+    names the part at fault, for an API to name it in its answer: "budget" (``max_new_tokens``:
+    below the response format's shortest reply, or more than the prompt leaves room for),
+    "context" (the conversation does not fit the context at all), "messages" (empty or
+    malformed), "prompt" (empty prompt ids), "response_format" (one the grammar rejects),
+    "request" (the request as a whole: an id in use, the engine shutting down)."""
+
+    REASONS = ("budget", "context", "messages", "prompt", "response_format", "request")
+
+    def __init__(self, message: str, reason: str = "request") -> None:
+        if reason not in self.REASONS:
+            raise ValueError(f"unknown RequestError reason {reason!r}")
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass
@@ -118,21 +131,21 @@ class Engine:
         """Prompt ids for a conversation (and the tools it may call), dropping the oldest turns
         until it fits. Messages may be system, user, assistant (with ``tool_calls``) and tool."""
         if not messages:
-            raise RequestError("messages must not be empty")
+            raise RequestError("messages must not be empty", "messages")
         try:
             messages = normalize_messages(messages)
             tools = normalize_tools(tools)
         except ToolFormatError as e:
-            raise RequestError(str(e)) from None
+            raise RequestError(str(e), "messages") from None
         last = messages[-1]
         if not last["content"].strip() and not last.get("tool_calls"):
-            raise RequestError("the last message is empty")
+            raise RequestError("the last message is empty", "messages")
         bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
         budget = self.max_len - params.max_new_tokens - bs
         if budget < 1:
             raise RequestError(
                 f"max_new_tokens {params.max_new_tokens} leaves no room for a prompt in the "
-                f"context of {self.max_len} tokens"
+                f"context of {self.max_len} tokens", "budget"
             )
         hint = json_hint(params.response_format)
         if hint:  # what the grammar will force, said up front (the model writes the values)
@@ -152,7 +165,8 @@ class Engine:
             if len(turns) <= 1:
                 what = "the last message" + (" with the tools' descriptions" if tools else "")
                 raise RequestError(
-                    f"{what} is {len(ids)} tokens; at most {budget} fit in the context"
+                    f"{what} is {len(ids)} tokens; at most {budget} fit in the context",
+                    "context",
                 )
             turns = turns[1:]
             dropped += 1
@@ -188,7 +202,7 @@ class Engine:
         if prompt_ids is None:
             prompt_ids, dropped = self.prepare_prompt(messages or [], params, tools)
         elif not prompt_ids:
-            raise RequestError("prompt_ids must not be empty")
+            raise RequestError("prompt_ids must not be empty", "prompt")
         if want is not None:
             n = want[1]
             while n > want[0] and positions_needed(self.model.cfg, dataclasses.replace(
@@ -198,7 +212,7 @@ class Engine:
         if positions_needed(self.model.cfg, params, len(prompt_ids)) > self.max_len:
             raise RequestError(
                 f"prompt of {len(prompt_ids)} tokens plus max_new_tokens "
-                f"{params.max_new_tokens} exceeds the context of {self.max_len}"
+                f"{params.max_new_tokens} exceeds the context of {self.max_len}", "budget"
             )
         return prompt_ids, dropped, params
 
@@ -217,13 +231,13 @@ class Engine:
         try:
             need = self.grammar.shortest_reply(params)
         except GrammarError as e:
-            raise RequestError(str(e)) from None
+            raise RequestError(str(e), e.reason) from None
         bs = self.model.cfg.block_size if self.model.cfg.block_causal else params.block_size
         cap = max(1, min(8192, self.max_len - bs - 1))
         if need > cap:
             raise RequestError(
                 f"this response format's shortest reply takes {need} tokens; the context of "
-                f"{self.max_len} tokens holds at most {cap}"
+                f"{self.max_len} tokens holds at most {cap}", "response_format"
             )
         return need, min(cap, need + self.typical_reply_tokens(params))
 
@@ -319,7 +333,7 @@ class Engine:
         try:
             return self.grammar.constraint(params)
         except GrammarError as e:
-            raise RequestError(str(e)) from None
+            raise RequestError(str(e), e.reason) from None
 
     def abort(self, request_id: str) -> GenerationResult | None:
         """Stop a request now and free its cache slot; returns its partial result."""

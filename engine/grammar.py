@@ -46,7 +46,12 @@ _CONTROL = re.compile(r"<\|[^|<>]*\|>")  # a chat-control token's text: <|result
 
 
 class GrammarError(ValueError):
-    """A response format or grammar that cannot be compiled."""
+    """A response format or grammar that cannot be compiled (``reason`` "response_format"), or
+    a budget below its shortest reply (``reason`` "budget")."""
+
+    def __init__(self, message: str, reason: str = "response_format") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def json_hint(rf: dict | None) -> str | None:
@@ -309,7 +314,8 @@ class GrammarCompiler:
         if need > params.max_new_tokens:
             raise GrammarError(
                 f"max_new_tokens {params.max_new_tokens} is too small for this response format:"
-                f" its shortest reply takes {need if need < _CLOSE_CAP else 'more'} tokens"
+                f" its shortest reply takes {need if need < _CLOSE_CAP else 'more'} tokens",
+                reason="budget",
             )
         return Constraint(template.deep_copy(), self, need)
 

@@ -449,15 +449,16 @@ class TextService:
         messages: list[dict] | None,
         prompt_ids: list[int] | None,
     ) -> ApiError:
-        """Blame the budget, not the prompt, when it is the budget that does not fit."""
+        """The engine's refusal as the OpenAI API words it, naming the parameter at fault (the
+        engine says which, ``RequestError.reason``): the caller's own budget is blamed when it
+        is the budget that does not fit, the conversation otherwise."""
         key = req.budget_key()
-        if "response format" in str(e) and "max_new_tokens" in str(e):  # grammar's shortest reply
-            return ApiError(400, str(e).replace("max_new_tokens", key, 1), key)
-        if "response_format" in str(e):
-            return ApiError(400, str(e), "response_format")
-        engine = self.worker.engine
-        if getattr(req, key) is not None and any(w in str(e) for w in ("fit", "exceeds", "room")):
-            tok = self.worker.tokenizer
+        reason, msg = e.reason, str(e)
+        if reason == "response_format":
+            return ApiError(400, msg, "response_format")
+        own_budget = getattr(req, key) is not None
+        if reason in ("budget", "context") and own_budget:
+            engine, tok = self.worker.engine, self.worker.tokenizer
             if prompt_ids is None:
                 system = [m for m in (messages or [])[:1] if m["role"] == "system"]
                 prompt_ids = tok.chat_ids(system + (messages or [])[-1:])
@@ -472,8 +473,11 @@ class TextService:
                     f"tokens leaves room for {room_text} in the context of {engine.max_len} tokens",
                     key,
                 )
-        param = "prompt" if prompt_ids is not None else "messages"
-        return ApiError(400, str(e), param if "message" in str(e) or "prompt" in str(e) else None)
+        if reason == "budget" and own_budget:  # e.g. below the response format's shortest reply
+            return ApiError(400, msg.replace("max_new_tokens", key, 1), key)
+        if reason in ("budget", "context", "messages", "prompt"):
+            return ApiError(400, msg, "prompt" if prompt_ids is not None else "messages")
+        return ApiError(400, msg, None)
 
     async def events(
         self, rid: str, q: asyncio.Queue, gone: Callable[[], Any] | None = None

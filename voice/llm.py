@@ -29,6 +29,7 @@ from engine.tools import (
     parse_tool_calls,
     tool_request,
 )
+from voice.remote import failure
 
 
 class LLMError(UserError):
@@ -223,14 +224,8 @@ class RemoteLLM:
                     for tc in delta.get("tool_calls") or []:
                         _merge_call_delta(calls, tc)
                     reason = choice.get("finish_reason") or reason
-        except urllib.error.HTTPError as e:
-            try:
-                msg = json.loads(e.read()).get("error", {}).get("message", "")
-            except Exception:
-                msg = ""
-            raise LLMError(f"{self.url} answered HTTP {e.code} {msg}".strip()) from None
-        except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:
-            raise LLMError(f"cannot reach {self.url}: {getattr(e, 'reason', e)}") from None
+        except (urllib.error.URLError, OSError, json.JSONDecodeError) as e:  # HTTPError too
+            raise LLMError(failure(self.url, e)) from None
         tool_calls = [calls[i] for i in sorted(calls)]
         if tool_calls and reason == "stop":
             reason = "tool_calls"

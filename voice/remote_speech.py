@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.errors import UserError
 from voice.audio import SAMPLE_RATE, wav_bytes
+from voice.remote import failure
 from voice.tts import SpeechChunk, split_sentences
 
 SPEECH_RATE = 24000  # OpenAI's pcm output: 16-bit mono at 24 kHz
@@ -38,14 +39,8 @@ def _base(url: str) -> str:
 def _call(req: urllib.request.Request) -> urllib.response.addinfourl:
     try:
         return urllib.request.urlopen(req, timeout=_TIMEOUT_S)
-    except urllib.error.HTTPError as e:
-        try:
-            msg = json.loads(e.read()).get("error", {}).get("message", "")
-        except Exception:
-            msg = ""
-        raise RemoteSpeechError(f"{req.full_url} answered HTTP {e.code} {msg}".strip()) from None
-    except (urllib.error.URLError, OSError) as e:
-        raise RemoteSpeechError(f"cannot reach {req.full_url}: {getattr(e, 'reason', e)}") from None
+    except (urllib.error.URLError, OSError) as e:  # HTTPError too
+        raise RemoteSpeechError(failure(req.full_url, e)) from None
 
 
 class RemoteTranscriber:

@@ -118,3 +118,30 @@ def test_json_hint_in_the_prompt(engine):
     assert "Be brief.\n\nReply in JSON." in text and text.count("<|system|>") <= 1
     free = tok.decode(engine.prepare_prompt(ASK, SamplingParams())[0])
     assert "JSON" not in free
+
+
+def test_every_refusal_names_the_part_of_the_request_at_fault(engine):
+    """``RequestError.reason`` says which part of a request is wrong, so an API names the
+    parameter without reading the message."""
+    fmt = schema_format("timer")
+    free = SamplingParams(max_new_tokens=8)
+
+    def reason(messages, params, **kw) -> str:
+        with pytest.raises(RequestError) as e:
+            engine.resolve(messages, params, **kw)
+        return e.value.reason
+
+    hi = [{"role": "user", "content": "hi"}]
+    assert reason([], free) == "messages"
+    assert reason([{"role": "user", "content": "  "}], free) == "messages"
+    assert reason([{"role": "wizard", "content": "x"}], free) == "messages"
+    assert reason(None, free, prompt_ids=[]) == "prompt"
+    assert reason(hi, SamplingParams(max_new_tokens=engine.max_len)) == "budget"
+    assert reason(None, SamplingParams(max_new_tokens=engine.max_len - 40),
+                  prompt_ids=[1] * 60) == "budget"  # fmt: skip
+    assert reason([{"role": "user", "content": "word " * engine.max_len}], free) == "context"
+    assert reason(hi, SamplingParams(max_new_tokens=2, response_format=fmt)) == "budget"
+    bad = {"type": "json_schema", "json_schema": {"name": "x", "schema": {"type": "nope"}}}
+    assert reason(hi, SamplingParams(max_new_tokens=8, response_format=bad)) == "response_format"
+    with pytest.raises(ValueError):
+        RequestError("x", "no such reason")

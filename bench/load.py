@@ -475,7 +475,7 @@ class WebRTCAsOurs:
                 self.pts += len(pcm)
                 return frame
 
-        from serve.webrtc import listen_on_arrival
+        from serve.rtp import listen_on_arrival
 
         listen_on_arrival()  # as a browser's NetEq would: no stall behind a lost packet
         self.pc = RTCPeerConnection()

@@ -17,7 +17,6 @@ per client address), message size and text length are capped by ``server.*``.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import socket
 import sys
@@ -358,16 +357,10 @@ class VoiceServer:
     ) -> RealtimeTransport:
         """The Realtime API over ``link`` (a websocket, or a WebRTC call's peer), for the
         session that :meth:`_converse` puts in ``holder``."""
-        assert self.models is not None
         name = self.text.model_name if self.text else model_id(self.cfg.engine.model)
-        asr = self.models.asr
-
-        async def transcribe(audio):  # on the session's own share of the workers
-            return await holder[0].pipe.jobs.run(asr.transcribe, audio)
-
         return RealtimeTransport(
-            link, transcribe, model or name,
-            set_instructions=lambda text: _instruct(holder[0], text),
+            link, lambda audio: holder[0].pipe.transcribe(audio), model or name,
+            set_instructions=lambda text: holder[0].pipe.instruct(text),
         )
 
     async def _call(self, request: Request) -> Response:
@@ -522,13 +515,6 @@ class _LingeringWebSocket(WebSocketsSansIOProtocol):
         if self._lingering:
             return  # the rest of a refused frame
         super().data_received(data)
-
-
-def _instruct(session: Session, instructions: str) -> None:
-    """A Realtime session's ``instructions``: this conversation's system prompt."""
-    pipe = session.pipe
-    assistant = dataclasses.replace(pipe.cfg.assistant, system_prompt=instructions)
-    pipe.cfg = dataclasses.replace(pipe.cfg, assistant=assistant)
 
 
 def _api(method: str, handler: Callable) -> Callable:

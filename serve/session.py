@@ -462,7 +462,7 @@ class Session:
     async def _idle_watch(self) -> None:
         limit = self.cfg.server.idle_timeout_s
         while True:
-            if self._handling or self.pipe._busy():  # a message being handled, a turn being
+            if self._handling or self.pipe.busy():  # a message being handled, a turn being
                 # answered or played: not idleness
                 self._active = self.clock()
             left = self._active + limit - self.clock()

@@ -34,7 +34,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -634,7 +634,7 @@ class Pipeline:
         gap = np.zeros(SAMPLE_RATE // 5, dtype=np.int16)
         return np.concatenate([carry[-room:], gap, audio])
 
-    def _busy(self) -> bool:
+    def busy(self) -> bool:
         """The assistant is preparing, saying or still playing an answer."""
         return (self._turn is not None and self._turn.answering()) or self.sink.busy()
 
@@ -655,7 +655,7 @@ class Pipeline:
         turn back whole: no reply in the history, and its speech carried into the next turn.
         """
         turn = self._turn
-        if turn is None or turn.record.interrupted or not self._busy():
+        if turn is None or turn.record.interrupted or not self.busy():
             return
         t = self.clock()
         rec = turn.record
@@ -717,14 +717,22 @@ class Pipeline:
             hist = hist[nxt:]
         return system + hist + user
 
-    async def _transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
+    async def transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
+        """``audio`` (16 kHz) as text, on this conversation's own share of the speech workers
+        (also for turns a client decides itself, as the Realtime API's commits)."""
         text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
         return text.strip()
+
+    def instruct(self, system_prompt: str) -> None:
+        """This conversation's system prompt from now on (a Realtime session's
+        ``instructions``); the configuration it was started with is left as it was."""
+        assistant = replace(self.cfg.assistant, system_prompt=system_prompt)
+        self.cfg = replace(self.cfg, assistant=assistant)
 
     async def _prepare(self, audio: np.ndarray, spec: _Speculation) -> _Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = _Prepared()
-        p.transcript = await self._transcribe(audio, speculative=not spec.wanted)
+        p.transcript = await self.transcribe(audio, speculative=not spec.wanted)
         p.stamps["asr_done"] = self.clock()
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or _RESET.match(_norm(p.transcript)):
@@ -794,7 +802,7 @@ class Pipeline:
                 for k, v in prepared.stamps.items():
                     rec.stamps[k] = v
             elif not rec.follow_up:
-                rec.transcript = text if turn.audio is None else await self._transcribe(turn.audio)
+                rec.transcript = text if turn.audio is None else await self.transcribe(turn.audio)
                 rec.stamps["asr_done"] = self.clock()
             if not rec.follow_up:
                 self.emit(TranscriptFrame(rec.turn, rec.transcript, True))

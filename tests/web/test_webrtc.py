@@ -263,7 +263,7 @@ def test_arrival_order_never_waits_behind_a_lost_packet():
     the lost packet only, never a stall; a late packet after a later one is dropped."""
     from aiortc.rtp import RtpPacket
 
-    from serve.webrtc import ArrivalOrder, listen_on_arrival
+    from serve.rtp import ArrivalOrder, listen_on_arrival
 
     def packet(seq: int) -> RtpPacket:
         p = RtpPacket(sequence_number=seq, timestamp=seq * 960)
@@ -284,7 +284,7 @@ def test_holes_in_the_callers_audio_are_filled_with_the_time_they_lasted():
     """A lost packet, or a caller's DTX (no packets while quiet), leaves a hole in the RTP
     timestamps: the session's stream gets that much silence, so its clock (turn ends, latency
     stamps) keeps to real time. Timestamps wrap at 32 bits; a late frame is no hole."""
-    from serve.webrtc import Gaps
+    from serve.rtp import Gaps
 
     g = Gaps()
     start = (1 << 32) - 2 * 960  # two frames before the wrap

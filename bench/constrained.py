@@ -35,8 +35,9 @@ from collections.abc import Sequence
 
 from bench.json_heldout import HELD_OUT
 from engine.engine import RequestError
+from engine.replies import parse_tool_calls
 from engine.sampling import SamplingParams
-from engine.tools import normalize_tools, parse_tool_calls, tool_request
+from engine.tools import normalize_tools, tool_request
 
 _S = {"type": "string"}
 _I = {"type": "integer"}

@@ -34,7 +34,7 @@ class LLM:
         """Replies for several conversations, decoded together in shared forward passes.
 
         ``tools`` are rendered into each prompt; turn the replies into OpenAI tool calls with
-        ``engine.tools.parse_tool_calls`` (``engine.tools.tool_request`` maps ``tool_choice``
+        ``engine.replies.parse_tool_calls`` (``engine.tools.tool_request`` maps ``tool_choice``
         onto ``params``)."""
         ids = [self.engine.add_request(c, params, tools=tools) for c in conversations]
         done: dict[str, GenerationResult] = {}

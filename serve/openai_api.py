@@ -34,14 +34,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from engine import EngineWorker, GenerationResult, RequestError, SamplingParams, TextDelta
-from engine.tools import (
-    ResultPointer,
-    ToolCallStream,
-    ToolFormatError,
-    normalize_messages,
-    reply_message,
-    tool_request,
-)
+from engine.replies import ReplyReader
+from engine.tools import ToolFormatError, normalize_messages, tool_request
 
 log = logging.getLogger("serve.openai_api")
 
@@ -562,7 +556,7 @@ async def chat_completions(svc: TextService, request: Request) -> Response:
     messages = req.to_engine()
     q = await svc.submit(rid, req, tr.params, messages=messages, tools=tr.prompt_tools)
     names = tr.names if tr.parses_calls else None
-    shape = _ChatShape(rid, svc.model_name, names, pointer=ResultPointer(messages))
+    shape = _ChatShape(rid, svc.model_name, names, messages=messages)
     return await _answer(svc, request, rid, req, q, shape)
 
 
@@ -589,11 +583,13 @@ class _ChatShape:
     model: str
     tool_names: set[str] | None = None  # parse the reply for calls to these
     object: str = "chat.completion"
-    # The demo model's result pointer, replaced by the tool message it points at (engine.tools)
-    pointer: ResultPointer | None = None
+    # the conversation: the demo model's result pointer is replaced by the tool message it
+    # points at (engine.replies.ReplyReader)
+    messages: list[dict] | None = None
 
-    def point(self, text: str) -> str:
-        return self.pointer.feed(text) if self.pointer is not None else text
+    def reader(self) -> ReplyReader:
+        """What reads the reply: the pointer, and the calls when tools were offered."""
+        return ReplyReader(self.messages, self.tool_names)
 
     def base(self, chunk: bool) -> dict:
         obj = self.object + (".chunk" if chunk else "")
@@ -606,13 +602,12 @@ class _ChatShape:
         return {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
 
     def full(self, r: GenerationResult) -> dict:
-        msg, called = reply_message(self.point(r.text), self.tool_names)
-        finish = "tool_calls" if called else r.finish_reason
+        parsed = self.reader().message(r.text)
+        msg: dict = {"role": "assistant", "content": parsed.content}
+        if parsed.tool_calls:
+            msg["tool_calls"] = parsed.tool_calls
+        finish = "tool_calls" if parsed.tool_calls else r.finish_reason
         return {"index": 0, "message": msg, "logprobs": None, "finish_reason": finish}
-
-    def calls(self) -> ToolCallStream | None:
-        """Streaming: what turns text deltas into content and tool-call deltas, if tools."""
-        return ToolCallStream(self.tool_names) if self.tool_names is not None else None
 
 
 @dataclass
@@ -628,12 +623,6 @@ class _CompletionShape(_ChatShape):
 
     def full(self, r: GenerationResult) -> dict:
         return {"index": 0, "text": r.text, "logprobs": None, "finish_reason": r.finish_reason}
-
-    def calls(self) -> None:
-        return None
-
-    def point(self, text: str) -> str:
-        return text
 
 
 async def _answer(
@@ -663,17 +652,16 @@ async def _answer(
         is_chat = isinstance(shape, _ChatShape) and not isinstance(shape, _CompletionShape)
         if is_chat:  # the role chunk goes out at once, before any text is decoded
             yield _sse({**base, "choices": [shape.choice("", None, first=True)]})
-        calls = shape.calls()  # tools offered: calls are held back from content, sent as deltas
+        reader = shape.reader()  # tools offered: calls held back from content, sent as deltas
+
+        def chunk(d: dict) -> bytes:
+            if reader.calls is None:
+                return _sse({**base, "choices": [shape.choice(d["content"], None)]})
+            return _sse({**base, "choices": [
+                {"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]})
 
         def chunks(text: str) -> list[bytes]:
-            text = shape.point(text)
-            if calls is None:
-                return [_sse({**base, "choices": [shape.choice(text, None)]})]
-            return [
-                _sse({**base, "choices": [
-                    {"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]})
-                for d in calls.feed(text)
-            ]
+            return [chunk(d) for d in reader.feed(text)]
 
         sent = ""
         async for ev in svc.events(rid, q):
@@ -691,11 +679,10 @@ async def _answer(
                 for c in chunks(ev.text[len(sent):]):
                     yield c
             finish = ev.finish_reason
-            if calls is not None:
-                for d in calls.finish():
-                    yield _sse({**base, "choices": [
-                        {"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]})
-                finish = "tool_calls" if calls.calls else finish
+            for d in reader.finish():
+                yield chunk(d)
+            if reader.calls is not None and reader.calls.calls:
+                finish = "tool_calls"
             end = shape.choice("", finish)
             yield _sse({**base, "choices": [end], "diffvoice": _stats(ev)})
             if req.include_usage:

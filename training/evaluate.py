@@ -95,7 +95,7 @@ def evaluate(
 
 def _evaluate(model_path, modes, limit, threshold, batch_size, max_new_tokens, items, progress):
     from engine import LLM
-    from engine.tools import expand_result
+    from engine.replies import expand_result
 
     items = items if items is not None else heldout_for(model_path)
     if limit:

@@ -21,14 +21,8 @@ from dataclasses import dataclass, field, replace
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
 from engine.errors import UserError
-from engine.tools import (
-    ResultPointer,
-    ToolCallFilter,
-    ToolFormatError,
-    expand_result,
-    parse_tool_calls,
-    tool_request,
-)
+from engine.replies import ReplyReader
+from engine.tools import ToolFormatError, tool_request
 from voice.remote import failure
 
 
@@ -80,17 +74,15 @@ class LocalLLM:
             tr = tool_request(params, tools, tool_choice, parallel_tool_calls)
         except ToolFormatError as e:
             raise LLMError(str(e)) from None
-        calls = ToolCallFilter() if tr.parses_calls else None
-        pointer = ResultPointer(messages)  # the demo model says a tool result by pointing at it
+        # the demo model says a tool result by pointing at it; calls are not spoken
+        reader = ReplyReader(messages, tr.names if tr.parses_calls else None)
 
         def on_event(ev) -> None:
             if isinstance(ev, GenerationResult):
                 final.append(ev)
                 done.set()
-            elif calls is None:
-                on_text(pointer.feed(ev.text))
-            elif text := calls.feed(ev.text):
-                on_text(pointer.feed(text))
+            elif text := reader.content(ev.text):
+                on_text(text)
 
         try:
             self.worker.submit(
@@ -109,11 +101,9 @@ class LocalLLM:
             "tokens_per_forward": round(r.tokens_per_forward, 2),
             "truncated_turns": r.truncated_turns,
         }
-        if calls is None:
-            return Reply(expand_result(r.text, messages), r.finish_reason, stats)
-        if rest := calls.finish():
-            on_text(pointer.feed(rest))
-        parsed = parse_tool_calls(expand_result(r.text, messages), tr.names)
+        if rest := "".join(d.get("content", "") for d in reader.finish()):
+            on_text(rest)
+        parsed = reader.message(r.text)
         if parsed.invalid:
             stats["invalid_tool_calls"] = len(parsed.invalid)
         reason = "tool_calls" if parsed.tool_calls else r.finish_reason
@@ -268,12 +258,3 @@ def _merge_call_delta(calls: dict[int, dict], tc: dict) -> None:
         call["function"]["name"] += f["name"]
     if f.get("arguments"):
         call["function"]["arguments"] += f["arguments"]
-
-
-def recent_exchanges(history: list[dict], n: int) -> list[dict]:
-    """The last ``n`` exchanges of ``history`` (each from a user message on: its tool calls,
-    results and answer); all of it when ``n`` is 0."""
-    starts = [k for k, m in enumerate(history) if m["role"] == "user"]
-    if n <= 0 or len(starts) <= n:
-        return list(history)
-    return history[starts[-n] :]

@@ -13,7 +13,8 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from bench.constrained import PLAIN_TEXT, SCHEMAS, TOOLS, schema_format
 from engine import MODES, Engine, EngineConfig, RequestError, SamplingParams
-from engine.tools import parse_tool_calls, tool_request
+from engine.replies import parse_tool_calls
+from engine.tools import tool_request
 from tests.engine import tiny
 
 CORPUS = [

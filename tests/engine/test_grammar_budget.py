@@ -16,7 +16,8 @@ from tokenizers import AddedToken, Tokenizer
 from bench.constrained import SCHEMAS, schema_format
 from engine import MODES, Engine, EngineConfig, RequestError, SamplingParams
 from engine.grammar import json_hint
-from engine.tools import parse_tool_calls, tool_request
+from engine.replies import parse_tool_calls
+from engine.tools import tool_request
 from tests.engine import tiny
 from tests.engine.test_grammar import _byte_level_tokenizer, _run
 

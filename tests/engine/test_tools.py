@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 
 from engine import Engine, EngineConfig, RequestError, SamplingParams
+from engine.replies import ToolCallFilter, parse_tool_calls
 from engine.tokenizer import ChatTokenizer
 from engine.tools import (
-    ToolCallFilter,
     ToolFormatError,
     call_text,
     normalize_messages,
     normalize_tool_choice,
     normalize_tools,
-    parse_tool_calls,
     tool_request,
 )
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.tools import ResultPointer, expand_result
+from engine.replies import ResultPointer, expand_result
 from training.skills_tools import ToolSampler, choose_tool_heldout, json_call
 from voice.tools import Toolbox
 from voice.tools.request import calculator_args, clock_args, spell_args, timer_args
@@ -147,3 +147,41 @@ def test_result_pointer_says_the_tool_result():
 def test_whisper_style_transcripts(name, text, result):
     """Digits, symbols and punctuation as Whisper writes them."""
     assert Toolbox().run(name, {}, request=text).result == result
+
+
+def test_one_reader_for_both_bridges_streams_what_the_whole_reply_says():
+    """engine.replies.ReplyReader, used by the voice pipeline's LLM and the OpenAI API alike:
+    fed a reply in any split, its content deltas are the whole reply's content, its calls are
+    the whole reply's calls (each once, named then with arguments), the pointer is replaced in
+    both, and text that only looked like the start of a call is given back at the end."""
+    from engine.replies import ReplyReader
+
+    msgs = [{"role": "user", "content": "what is 2 plus 2"},
+            {"role": "assistant", "content": None, "tool_calls": []},
+            {"role": "tool", "content": "two plus two is four"}]  # fmt: skip
+    names = {"timer", "calculator"}
+    call = '<tool_call>{"name": "timer", "arguments": {"seconds": "five"}}</tool_call>'
+    cases = [
+        ("<|result|>.", None),
+        ("Okay, <|result|>." + call, names),
+        (call + " And <tool", names),  # a tail that could have opened a call, and did not
+        ('<tool_call>{"name": "nope", "arguments": {}}</tool_call>Hi.', names),  # unknown tool
+        ("Plain <tool_call> text, no tools offered.", None),
+    ]
+    for text, offered in cases:
+        whole = ReplyReader(msgs, offered).message(text)
+        for cut in range(1, 9):  # deltas of every size up to 8 characters
+            reader = ReplyReader(msgs, offered)
+            deltas = [d for k in range(0, len(text), cut) for d in reader.feed(text[k:k + cut])]
+            deltas += reader.finish()
+            content = "".join(d.get("content", "") for d in deltas)
+            assert content.strip() == (whole.content or ""), (text, cut, content)
+            named = [c for d in deltas for c in d.get("tool_calls", []) if "id" in c]
+            assert [c["function"]["name"] for c in named] == [
+                c["function"]["name"] for c in whole.tool_calls]
+            assert "<|result|>" not in content
+    assert ReplyReader(msgs, None).message("<|result|>.").content == "Two plus two is four."
+    parsed = ReplyReader(msgs, names).message("Okay, <|result|>." + call)
+    assert parsed.content == "Okay, two plus two is four."
+    assert json.loads(parsed.tool_calls[0]["function"]["arguments"]) == {"seconds": "five"}
+    assert ReplyReader(None, names).message("<|result|>").content == "<|result|>"  # completions

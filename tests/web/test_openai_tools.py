@@ -16,7 +16,7 @@ from openai import OpenAI
 from pydantic import BaseModel, Field
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
-from engine.tools import ToolCallStream, reply_message
+from engine.replies import ToolCallStream, reply_message
 from serve.openai_api import TextService
 from tests.web.conftest import ServerThread, tool_checkpoint
 from voice.config import load_config

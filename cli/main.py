@@ -134,7 +134,8 @@ def cmd_profile(args) -> int:
 def cmd_chat(args) -> int:
     import threading
 
-    from voice.llm import LLMError, LocalLLM, RemoteLLM, recent_exchanges
+    from voice.conversation import Conversation
+    from voice.llm import LLMError, LocalLLM, RemoteLLM
     from voice.tools import Toolbox, answer, tools_supported
 
     cfg = _load(args)
@@ -160,12 +161,11 @@ def cmd_chat(args) -> int:
 
     use_tools = cfg.assistant.tools and not args.no_tools and tools_supported(llm)
     toolbox = Toolbox(on_timer) if use_tools else None
-    history: list[dict] = []
-    system = (
-        [{"role": "system", "content": cfg.assistant.system_prompt}]
-        if cfg.assistant.system_prompt
-        else []
-    )
+    # the context is kept from growing without bound (the last eight exchanges at most); the
+    # engine drops the oldest turns too
+    talk = Conversation(keep=min(8, cfg.assistant.history_turns or 8))
+    if toolbox is not None:
+        talk.on_reset(toolbox.forget)
     try:
         while True:
             if interactive:
@@ -181,12 +181,10 @@ def cmd_chat(args) -> int:
             if not line:
                 continue
             if line in ("/reset", "reset"):
-                history.clear()
-                if toolbox is not None:
-                    toolbox.calculator.last = None  # "that" refers to nothing any more
+                talk.reset()
                 continue
-            recent = recent_exchanges(history, cfg.assistant.history_turns)
-            msgs = system + recent + [{"role": "user", "content": line}]
+            msgs = talk.messages_for(cfg.assistant.system_prompt, line,
+                                     cfg.assistant.history_turns)
             t0 = time.perf_counter()
             first: list[float] = []
 
@@ -199,11 +197,7 @@ def cmd_chat(args) -> int:
             except LLMError as e:
                 raise UserError(f"generation failed: {e}") from None
             total = time.perf_counter() - t0
-            history += [{"role": "user", "content": line}, *a.messages,
-                        {"role": "assistant", "content": a.text}]  # fmt: skip
-            # Keep the context from growing without bound (the last eight exchanges at most);
-            # the engine drops the oldest turns too.
-            history = recent_exchanges(history, min(8, cfg.assistant.history_turns or 8))
+            talk.remember(line, a.text, a.messages)
             if args.json:
                 st = a.stats
                 rec = {

@@ -45,7 +45,7 @@ from aiortc.mediastreams import MediaStreamTrack
 
 from serve.rtp import Gaps, listen_on_arrival, speak_low_delay
 
-log = logging.getLogger("diffserve.webrtc")
+log = logging.getLogger("diffvoice.webrtc")
 
 RATE = 24000  # the Realtime session's audio rate (in and out)
 # Our track's rate: Opus's own. aiortc's encoder re-frames 48 kHz audio as it is, but resamples

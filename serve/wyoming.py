@@ -59,7 +59,7 @@ from wyoming.tts import (
 )
 
 from voice.audio import SAMPLE_RATE
-from voice.llm import recent_exchanges
+from voice.conversation import Conversation
 from voice.tools import TOOL_SPECS, Toolbox, answer, tools_supported
 
 DEFAULT_PORT = 10300
@@ -107,7 +107,8 @@ class _Talk:
     the user last asked about)."""
 
     def __init__(self, server: WyomingServer) -> None:
-        self.history: list[dict] = []
+        s = server.cfg.assistant
+        self.conversation = Conversation(keep=min(8, s.history_turns or 8))
         self.toolbox = server.new_toolbox()
 
     def close(self) -> None:
@@ -351,13 +352,9 @@ class WyomingServer:
         """The assistant's answer to ``text`` in ``talk`` (a worker thread); the exchange is
         added to its history, which keeps the last ``assistant.history_turns`` exchanges."""
         s = self.cfg.assistant
-        system = [{"role": "system", "content": s.system_prompt}] if s.system_prompt else []
-        msgs = system + recent_exchanges(talk.history, s.history_turns) + [
-            {"role": "user", "content": text}]
+        msgs = talk.conversation.messages_for(s.system_prompt, text, s.history_turns)
         a = answer(self.models.llm, msgs, talk.toolbox, lambda _t: None)
-        talk.history += [{"role": "user", "content": text}, *a.messages,
-                         {"role": "assistant", "content": a.text}]
-        talk.history = recent_exchanges(talk.history, min(8, s.history_turns or 8))
+        talk.conversation.remember(text, a.text, a.messages)
         return a.text
 
     def _connect(self, reader, writer) -> None:

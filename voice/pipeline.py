@@ -41,6 +41,7 @@ import numpy as np
 from engine.tools import normalize_tool_choice, normalize_tools
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
+from voice.conversation import Conversation
 from voice.echo import EchoSuppressor
 from voice.endpoint import is_complete, is_preface
 from voice.frames import (
@@ -58,7 +59,7 @@ from voice.frames import (
     TtsAudioFrame,
     TurnMetricsFrame,
 )
-from voice.llm import LLMError, LocalLLM, RemoteLLM, recent_exchanges
+from voice.llm import LLMError, LocalLLM, RemoteLLM
 from voice.scheduler import Scheduler
 from voice.tools import Toolbox, answer, tool_messages, tools_supported
 from voice.tts import split_sentences
@@ -339,7 +340,7 @@ class Pipeline:
         self._on_frame, self._on_turn = on_frame, on_turn
         self.detector = TurnDetector(SAMPLE_RATE, **cfg.vad.detector_args())
         self.jobs = models.scheduler.lane()  # this conversation's share of Whisper and Piper
-        self.history: list[dict] = []
+        self.conversation = Conversation()
         self.records: list[TurnRecord] = []
         self.realtime = True
         self.speculative_started = 0
@@ -434,9 +435,18 @@ class Pipeline:
         self.jobs.close()
         self.emit(EndFrame(self._last_id))
 
+    @property
+    def history(self) -> list[dict]:
+        """The conversation's messages (:class:`voice.conversation.Conversation` owns them)."""
+        return self.conversation.messages
+
+    @history.setter
+    def history(self, messages: list[dict]) -> None:
+        self.conversation.messages = list(messages)
+
     def reset(self) -> None:
-        """Forget the conversation (a spoken or API reset)."""
-        self.history.clear()
+        """Forget the conversation (a spoken or API reset), and what its tools remember."""
+        self.conversation.reset()
 
     async def interrupt(self) -> None:
         """Stop the assistant now (barge-in, or the client asked)."""
@@ -476,23 +486,19 @@ class Pipeline:
 
     def open_calls(self) -> list[str]:
         """Ids of the client's function calls in the history still waiting for their output."""
-        answered = {m.get("tool_call_id") for m in self.history if m["role"] == "tool"}
-        return [c["id"] for m in self.history if m["role"] == "assistant"
-                for c in m.get("tool_calls") or [] if c["id"] not in answered]  # fmt: skip
+        return self.conversation.open_calls()
 
     def add_tool_output(self, call_id: str, output: str) -> None:
         """The client ran its function: its output joins the history as a ``tool`` message
         (answered by the next :meth:`respond`). Raises ValueError for a call that is not
         waiting for an output."""
-        if call_id not in self.open_calls():
-            raise ValueError(f"no function call {call_id[:64]!r} is waiting for its output")
-        self.history.append({"role": "tool", "tool_call_id": call_id, "content": output})
+        self.conversation.add_tool_output(call_id, output)
 
     async def respond(self) -> int:
         """A turn that answers the conversation as it is (after :meth:`add_tool_output`): no
         new question, a reply like any other. Returns its turn id; raises ValueError when the
         history does not end with tool output."""
-        if not self.history or self.history[-1]["role"] != "tool":
+        if not self.conversation.awaits_answer():
             raise ValueError("nothing to respond to: add the output of a function call first")
         await self._interrupt()
         self._ensure_tools()
@@ -505,6 +511,7 @@ class Pipeline:
         if self.tools is None and self.cfg.assistant.tools and tools_supported(self.m.llm):
             self._loop = asyncio.get_running_loop()
             self.tools = Toolbox(self._timer_fired, self._loop)
+            self.conversation.on_reset(self.tools.forget)
 
     def _timer_fired(self, timer, text: str) -> None:
         """A timer is due (on the loop): speak up once the current answer is done."""
@@ -537,7 +544,7 @@ class Pipeline:
             rec.stats["announcement"] = True
             # Said unprompted, it is part of the conversation: "what was that?", "set it again"
             # (messages_for drops it with the exchange before it).
-            self.history.append({"role": "assistant", "content": rec.spoken})
+            self.conversation.say(rec.spoken)
         except Exception as e:  # TTS failure: an error event; the conversation goes on
             rec.error = f"{type(e).__name__}: {e}"
             self.emit(ErrorFrame(rec.turn, rec.error))
@@ -673,16 +680,9 @@ class Pipeline:
         ):
             rec.taken_back, rec.spoken = True, ""
             turn.carry = turn.audio
-        said = {"role": "assistant", "content": rec.reply}
         if turn.remembered:
-            if self.history[-2:] and self.history[-1] == said:
-                if rec.spoken:
-                    self.history[-1] = {"role": "assistant", "content": rec.spoken}
-                elif rec.follow_up:  # the tool output stays, waiting for an answer
-                    del self.history[-1]
-                else:  # its question, tool calls and answer all go
-                    users = [k for k, m in enumerate(self.history) if m["role"] == "user"]
-                    del self.history[users[-1] if users else len(self.history) - 2 :]
+            said = {"role": "assistant", "content": rec.reply}
+            self.conversation.cut_short(said, rec.spoken, rec.follow_up)
         elif (rec.transcript or rec.follow_up) and rec.spoken:
             self._remember(turn, rec.transcript or None, rec.spoken)
         self.emit(InterruptionFrame(rec.turn, rec.spoken))
@@ -706,16 +706,10 @@ class Pipeline:
     def messages_for(self, transcript: str | None) -> list[dict]:
         """System prompt + as much recent history as fits the budget + the new question (None:
         no new question, the history is answered as it is)."""
-        sp = self.cfg.assistant.system_prompt
-        system = [{"role": "system", "content": sp}] if sp else []
-        user = [{"role": "user", "content": transcript}] if transcript is not None else []
-        hist = recent_exchanges(self.history, self.cfg.assistant.history_turns)
-        budget = self.cfg.assistant.history_tokens
-        while hist and self.m.llm.count_tokens(system + hist + user) > budget:
-            # drop the oldest exchange: its question, tool calls and results, and answer
-            nxt = next((k for k in range(1, len(hist)) if hist[k]["role"] == "user"), len(hist))
-            hist = hist[nxt:]
-        return system + hist + user
+        a = self.cfg.assistant
+        return self.conversation.messages_for(
+            a.system_prompt, transcript, a.history_turns, a.history_tokens, self.m.llm.count_tokens
+        )
 
     async def transcribe(self, audio: np.ndarray, speculative: bool = False) -> str:
         """``audio`` (16 kHz) as text, on this conversation's own share of the speech workers
@@ -853,14 +847,7 @@ class Pipeline:
         """Keep the exchange: the question (None: a follow-up has none), the built-in tools'
         calls and results, and the answer, or the client's function calls waiting for output."""
         turn.remembered = True
-        said: dict = {"role": "assistant", "content": assistant}
-        if calls:
-            said = {"role": "assistant", "content": assistant or None, "tool_calls": calls}
-        self.history += [
-            *([{"role": "user", "content": user}] if user is not None else []),
-            *(tools or []),
-            said,
-        ]
+        self.conversation.remember(user, assistant, tools, calls)
 
     async def _play(self, turn: Turn, chunks: list, piece: str) -> None:
         rec = turn.record

@@ -97,7 +97,7 @@ def test_a_conversation_longer_than_the_context_keeps_answering(models) -> None:
 
 
 def test_the_prompt_keeps_history_turns_exchanges(models) -> None:
-    from voice.llm import recent_exchanges
+    from voice.conversation import recent_exchanges
 
     hist = []
     for i in range(4):
@@ -137,3 +137,67 @@ def test_a_long_conversation_with_the_demo_model_stays_well_formed() -> None:
     assert not [s for s in said if garbled(s)], said
     assert not any(r["redecoded"] or r["unfinished"] for r in replies), said
     assert "twenty six" in said[13] and "Rome" in said[15], said
+
+
+def test_one_conversation_owns_the_history_for_every_front_end() -> None:
+    """voice.conversation.Conversation, used by the pipeline, ``diffvoice chat`` and Wyoming:
+    exchanges kept whole, an interrupted answer cut to what was heard (or its exchange taken
+    back whole), a follow-up's tool output kept for its answer, the client's function calls
+    waiting for output, and a reset that also makes the tools forget ("that")."""
+    from voice.conversation import Conversation
+    from voice.tools import Toolbox
+
+    c = Conversation()
+    tool_turns = [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "calculator",
+                                                          "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_a", "content": "four"}]  # fmt: skip
+    c.remember("what is two plus two", "Four.", tool_turns)
+    assert [m["role"] for m in c.messages] == ["user", "assistant", "tool", "assistant"]
+    said = c.remember("tell me a long story", "Once upon a time there was a fox.")
+    c.cut_short(said, "Once upon a time")
+    assert c.messages[-1] == {"role": "assistant", "content": "Once upon a time"}
+    said = c.remember("and another", "Another one.")
+    c.cut_short(said, "")  # nothing heard: the exchange is taken back whole
+    assert [m["content"] for m in c.messages if m["role"] == "user"] == [
+        "what is two plus two", "tell me a long story"]
+    c.cut_short(said, "Ano")  # no longer the last answer: nothing to cut
+    assert c.messages[-1]["content"] == "Once upon a time"
+
+    calls = [{"id": "call_w", "type": "function", "function": {"name": "weather",
+                                                              "arguments": "{}"}}]
+    c.remember("weather in Oslo", "", calls=calls)
+    assert c.open_calls() == ["call_w"] and not c.awaits_answer()
+    with pytest.raises(ValueError):
+        c.add_tool_output("call_nope", "x")
+    c.add_tool_output("call_w", "rain")
+    assert c.open_calls() == [] and c.awaits_answer()
+    said = c.remember(None, "Rain in Oslo.")  # the follow-up: no question of its own
+    c.cut_short(said, "", follow_up=True)  # cut before a word: the tool output waits again
+    assert c.awaits_answer()
+
+    prompt = c.messages_for("Be brief.", "and tomorrow?", turns=1)
+    assert prompt[0] == {"role": "system", "content": "Be brief."}
+    assert prompt[1]["content"] == "weather in Oslo" and prompt[-1]["content"] == "and tomorrow?"
+    # a budget of five "tokens", counted as messages: the oldest exchanges go until it fits
+    fits = c.messages_for("", "hi", turns=0, budget=5, count_tokens=len)
+    assert [m["role"] for m in fits] == ["user", "assistant", "tool", "user"]
+    assert fits[0]["content"] == "weather in Oslo"
+    assert c.messages_for("", "hi", turns=0, budget=1, count_tokens=len) == [
+        {"role": "user", "content": "hi"}]
+
+    box = Toolbox()
+    try:
+        c.on_reset(box.forget)
+        box.calculator.calculate("two plus two")
+        assert box.calculator.last is not None
+        c.reset()
+        assert c.messages == [] and box.calculator.last is None and box.units.last is None
+    finally:
+        box.close()
+
+    kept = Conversation(keep=2)
+    for k in range(5):
+        kept.remember(f"question {k}", f"answer {k}")
+    assert [m["content"] for m in kept.messages] == [
+        "question 3", "answer 3", "question 4", "answer 4"]

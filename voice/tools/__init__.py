@@ -105,6 +105,12 @@ class Toolbox:
         self.units = UnitsReader()
         self.specs = TOOL_SPECS
 
+    def forget(self) -> None:
+        """The conversation was reset: "that" and "and in pounds?" refer to nothing any more
+        (timers keep running: they were set in the world, not in the conversation)."""
+        self.calculator.last = None
+        self.units.last = None
+
     def run(
         self, name: str, arguments: dict | str, call_id: str = "", request: str | None = None
     ) -> ToolRun:

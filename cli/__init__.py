@@ -1,6 +1,6 @@
 """The ``diffvoice`` command line (:mod:`cli.main`): the one package above the others.
 
-It starts what the other packages hold (``voice``'s pipeline and profiling, ``serve``-side
-servers in ``voice``, ``training``'s trainer and evaluation, ``bench``'s decoding benchmark);
+It starts what the other packages hold (``voice``'s pipeline and profiling, ``serve``'s
+servers, ``training``'s trainer and evaluation, ``bench``'s decoding benchmark);
 none of them imports it. ``python -m cli`` is the ``diffvoice`` command.
 """

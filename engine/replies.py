@@ -90,6 +90,13 @@ class ParsedReply:
     tool_calls: list[dict]  # OpenAI tool calls: id, type, function {name, arguments (JSON text)}
     invalid: list[str]  # tool-call blocks that did not parse (or named an unknown tool)
 
+    def message(self) -> dict:
+        """The assistant message, OpenAI shape: its content and any tool calls."""
+        msg: dict = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            msg["tool_calls"] = self.tool_calls
+        return msg
+
 
 def parse_tool_calls(text: str, tool_names: set[str] | None = None) -> ParsedReply:
     """Split a reply into text and OpenAI ``tool_calls``.
@@ -221,13 +228,8 @@ def reply_message(text: str, names: set[str] | None) -> tuple[dict, bool]:
     """The assistant message of a finished reply, OpenAI shape, and whether it called tools.
     ``names`` None: tools were not offered (or ``tool_choice`` was ``none``), the text is all
     content."""
-    if names is None:
-        return {"role": "assistant", "content": text}, False
-    parsed = parse_tool_calls(text, names)
-    msg: dict = {"role": "assistant", "content": parsed.content}
-    if parsed.tool_calls:
-        msg["tool_calls"] = parsed.tool_calls
-    return msg, bool(parsed.tool_calls)
+    parsed = ParsedReply(text, [], []) if names is None else parse_tool_calls(text, names)
+    return parsed.message(), bool(parsed.tool_calls)
 
 
 class ReplyReader:
@@ -262,10 +264,6 @@ class ReplyReader:
         out = self._route(self.pointer.finish()) if self.pointer is not None else []
         return out + (self.calls.finish() if self.calls is not None else [])
 
-    def content(self, delta: str) -> str:
-        """:meth:`feed`'s content alone (a spoken reply says no calls)."""
-        return "".join(d.get("content", "") for d in self.feed(delta))
-
     def message(self, text: str) -> ParsedReply:
         """The whole reply ``text``: its content (the pointer replaced) and its valid and
         invalid calls (none when no tools were offered)."""
@@ -273,3 +271,9 @@ class ReplyReader:
         if self.names is None:
             return ParsedReply(text, [], [])
         return parse_tool_calls(text, self.names)
+
+
+def content_of(deltas: list[dict]) -> str:
+    """The content of :meth:`ReplyReader.feed`'s (or ``finish``'s) deltas alone: what a spoken
+    reply says (its calls are not said)."""
+    return "".join(d.get("content", "") for d in deltas)

@@ -13,7 +13,7 @@ To add a request field: declare it on the request model, take it out of ``UNSUPP
 use it in :meth:`ChatCompletionRequest.to_engine`. Tools (``tools``, ``tool_choice``,
 ``parallel_tool_calls``) and structured output (``response_format``) map onto the engine through
 ``engine.tools.tool_request`` and ``SamplingParams.response_format``; replies are parsed and
-streamed as tool calls by ``engine.tools`` (docs/api.md, "Tools and structured output").
+streamed as tool calls by ``engine.replies`` (docs/api.md, "Tools and structured output").
 """
 
 from __future__ import annotations
@@ -603,11 +603,8 @@ class _ChatShape:
 
     def full(self, r: GenerationResult) -> dict:
         parsed = self.reader().message(r.text)
-        msg: dict = {"role": "assistant", "content": parsed.content}
-        if parsed.tool_calls:
-            msg["tool_calls"] = parsed.tool_calls
         finish = "tool_calls" if parsed.tool_calls else r.finish_reason
-        return {"index": 0, "message": msg, "logprobs": None, "finish_reason": finish}
+        return {"index": 0, "message": parsed.message(), "logprobs": None, "finish_reason": finish}
 
 
 @dataclass

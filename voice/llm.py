@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from engine import Engine, EngineWorker, GenerationResult, RequestError, SamplingParams
 from engine.errors import UserError
-from engine.replies import ReplyReader
+from engine.replies import ReplyReader, content_of
 from engine.tools import ToolFormatError, tool_request
 from voice.remote import failure
 
@@ -81,7 +81,7 @@ class LocalLLM:
             if isinstance(ev, GenerationResult):
                 final.append(ev)
                 done.set()
-            elif text := reader.content(ev.text):
+            elif text := content_of(reader.feed(ev.text)):
                 on_text(text)
 
         try:
@@ -101,7 +101,7 @@ class LocalLLM:
             "tokens_per_forward": round(r.tokens_per_forward, 2),
             "truncated_turns": r.truncated_turns,
         }
-        if rest := "".join(d.get("content", "") for d in reader.finish()):
+        if rest := content_of(reader.finish()):
             on_text(rest)
         parsed = reader.message(r.text)
         if parsed.invalid:

@@ -20,9 +20,10 @@ import torch
 
 from engine.checkpoint import load_model
 from engine.config import EngineConfig
+from engine.constrained import Walk, commit_walks, precommit
 from engine.errors import UserError
 from engine.fill import propose, prose_request
-from engine.grammar import GrammarCompiler, GrammarError, commit_block, json_hint, precommit
+from engine.grammar import GrammarCompiler, GrammarError, json_hint
 from engine.model import DiffusionLM
 from engine.runner import ModelRunner
 from engine.sampler import Sampler
@@ -426,17 +427,22 @@ class Engine:
         return StepOutput(deltas, finished)
 
     def _forward_and_commit(self, seqs: list[Sequence]) -> None:
-        """Plans → runner → sampler → commit: one forward pass for ``seqs``."""
+        """Plans → runner → sampler → commit: one forward pass for ``seqs``. Grammar rows
+        commit left to right from their frontier (engine/constrained.py); their masks are
+        built on the host while the device runs the pass."""
         plans = [s.plan() for s in seqs]
         batch = self.runner.prepare(seqs, plans)
         logits = self.runner.run(batch)  # [B, Lw, V]
-        tokens, commits = self.sampler.select(logits, batch.eligible, seqs, plans)
-        for b, (s, p, toks, flags) in enumerate(zip(seqs, plans, tokens, commits, strict=True)):
+        walks = {b: Walk(s, p.block, logits.shape[-1])
+                 for b, (s, p) in enumerate(zip(seqs, plans, strict=True))
+                 if s.constraint is not None}  # fmt: skip
+        masks = [walks[b].next_mask() if b in walks else None for b in range(len(seqs))]
+        tokens, commits = self.sampler.select(logits, batch.eligible, seqs, plans, masks)
+        for s, p, toks, flags in zip(seqs, plans, tokens, commits, strict=True):
             s.after_forward(p)
-            if s.constraint is not None:  # grammar rows commit left to right (engine/grammar.py)
-                width = p.block[1] - p.block[0]
-                commit_block(s, p.block, logits[b, :width], self.sampler.seeds([s])[0])
-            else:
+            if s.constraint is None:
                 at = [i for i, c in enumerate(flags) if c]
                 s.commit([p.block[0] + i for i in at], [toks[i] for i in at])
+        commit_walks(walks, masks, tokens, logits, self.sampler, seqs)
+        for s in seqs:
             s.check_finished(self.tokenizer.decode)

@@ -1,28 +1,13 @@
-"""Grammar-constrained decoding for a diffusion LM (``response_format``, forced tool calls).
+"""Grammar-constrained decoding for a diffusion LM (``response_format``, forced tool calls): the
+grammar side.
 
 The grammar engine is llguidance (JSON schema and Lark grammars compiled to a token-level
-matcher; see docs/api.md for why it and not xgrammar). An autoregressive engine masks one
-position per pass; a diffusion LM predicts a whole block per pass and commits out of order, so
-here the constrained region is committed **left to right from its frontier** (the first
-uncommitted reply position), several tokens per pass:
-
-1. **Forced tokens, no pass needed** (:func:`precommit`): whatever the grammar allows only one
-   way — braces, keys, quotes, the rest of ``true``, a tool call's name — is committed before
-   the forward pass, so the model sees it and only infills the values.
-2. **Model tokens** (:func:`commit_block`): after the pass, walk from the frontier: mask the
-   position's logits to the grammar's allowed tokens, pick (argmax, or sample), and commit while
-   the pick's probability under the masked distribution reaches the request's threshold (the
-   frontier always commits; ``reference`` mode commits exactly ``tokens_per_step``). Each commit
-   advances the matcher, so the next position is masked in the new state, and the tokens the
-   grammar then forces are committed for free.
-3. **Never run out** (:meth:`Constraint.closing_cost`): a cheap play-out counts the tokens the
-   grammar still needs to close from the current state (closing quotes and brackets, required
-   keys, shortest values). A model token is taken only if the reply can still close within
-   ``max_new_tokens`` afterwards; otherwise the play-out's own token is. So a reply always ends
-   complete and valid — even from a random model — unless ``max_new_tokens`` is below the
-   grammar's shortest reply, which is refused up front.
-
-Sequences without a constraint are untouched and share the same batched forward pass.
+matcher; see docs/api.md for why it and not xgrammar). :class:`GrammarCompiler` compiles and
+caches response formats; :class:`Constraint` is one request's matcher: the tokens it forces,
+the tokens it allows next (as a packed bitmask the sampler applies on the device), and the
+closing play-out (:meth:`Constraint.closing_cost`: the tokens the grammar still needs to close
+from the current state, so a reply can always end complete within ``max_new_tokens``).
+How a constrained row commits in the engine's step is engine/constrained.py's.
 """
 
 from __future__ import annotations
@@ -35,13 +20,12 @@ import threading
 from collections import OrderedDict
 
 import numpy as np
-import torch
 
+from engine.llg_tokens import byte_level_tokens
 from engine.sampling import SamplingParams
 
 JSON_OPTIONS = {"whitespace_flexible": False, "item_separator": ",", "key_separator": ":"}
 _CLOSE_CAP = 512  # play-out length past which a state counts as unable to close
-_SLACK = 64  # check closability at every token once this close to the budget's end
 _CONTROL = re.compile(r"<\|[^|<>]*\|>")  # a chat-control token's text: <|result|>, <|tool|>
 
 
@@ -92,68 +76,6 @@ def grammar_source(rf: dict) -> str:
         raise GrammarError(f"response_format schema: {e}") from None
 
 
-def _unicode_bytes() -> dict[str, int]:
-    """Byte-level BPE's alphabet: the printable character that stands for each byte (GPT-2's
-    table: printable bytes stand for themselves, the rest for code points from 256 on)."""
-    keep = [*range(33, 127), *range(161, 173), *range(174, 256)]
-    chars = dict(zip(keep, keep, strict=True))
-    extra = 256
-    for b in range(256):
-        if b not in chars:
-            chars[b], extra = extra, extra + 1
-    return {chr(c): b for b, c in chars.items()}
-
-
-class _ByteLevelTokens:
-    """A byte-level BPE tokenizer in the form ``llguidance.TokenizerWrapper`` reads: each id's
-    bytes, the special ids, and an encoder.
-
-    llguidance's own Hugging Face import marks *every* added token special, so an added token
-    that is plain text (Qwen's and the demo model's ``<tool_call>``) could never match a
-    grammar's text, while the same tokenizer hands it out for that text: a tool grammar's forced
-    ``<tool_call>`` was then rejected ("its shortest reply takes more tokens"). Here only the
-    tokens the tokenizer calls special are special; the others are their text.
-    """
-
-    def __init__(self, hf, tokens: list[bytes], special: list[int], eos: int) -> None:
-        self._hf, self.tokens, self.special_token_ids = hf, tokens, special
-        self.eos_token_id, self.bos_token_id = eos, None
-
-    def __call__(self, text: bytes | str) -> list[int]:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8", errors="replace")
-        return self._hf.encode(text, add_special_tokens=False)
-
-
-def _byte_level_tokens(hf, n_vocab: int, eos: int) -> _ByteLevelTokens | None:
-    """The wrapper above for a byte-level BPE with plain-text added tokens; None for any other
-    tokenizer (llguidance's own import reads those right)."""
-    added = dict(getattr(hf, "added_tokens_decoder", {}) or {})
-    if all(a.special for a in added.values()):
-        return None
-    try:
-        decoder = (json.loads(hf.backend_tokenizer.to_str()).get("decoder") or {}).get("type")
-    except (AttributeError, ValueError):
-        return None
-    if decoder != "ByteLevel":
-        return None
-    alphabet = _unicode_bytes()
-    tokens: list[bytes] = []
-    for i in range(n_vocab):
-        if i in added:
-            tokens.append(added[i].content.encode())
-            continue
-        piece = hf.convert_ids_to_tokens(i)
-        if piece is None:  # ids past the tokenizer (a model's padded vocabulary)
-            tokens.append(b"")
-        elif all(c in alphabet for c in piece):
-            tokens.append(bytes(alphabet[c] for c in piece))
-        else:
-            return None  # not the byte-level alphabet after all
-    special = sorted(i for i, a in added.items() if a.special and i < n_vocab)
-    return _ByteLevelTokens(hf, tokens, special, eos)
-
-
 def _string_step(ins: bool, esc: bool, ch: str) -> tuple[bool, bool]:
     """(inside a JSON string, an escape pending) after one more character of the text."""
     if esc:
@@ -181,7 +103,7 @@ class GrammarCompiler:
         self.closers: tuple[list[int], list[int]] = ([], [])
         self._texts: dict[int, str] = {}
         self._cache: OrderedDict[str, tuple[object, int]] = OrderedDict()  # format → matcher
-        self._markup: torch.Tensor | None = None
+        self._markup: np.ndarray | None = None
         self._longer: dict[int, list[int]] | None = None
 
     @property
@@ -191,7 +113,7 @@ class GrammarCompiler:
                 import llguidance.hf
 
                 n = max(self.vocab_size, len(self._hf))
-                wrapped = _byte_level_tokens(self._hf, n, self.eos_ids[0])
+                wrapped = byte_level_tokens(self._hf, n, self.eos_ids[0])
                 if wrapped is None:
                     self._llt = llguidance.hf.from_tokenizer(
                         self._hf, n_vocab=n, eos_token=self.eos_ids
@@ -248,38 +170,27 @@ class GrammarCompiler:
             self._longer = out
         return self._longer
 
-    def redirect(self, logits: torch.Tensor, ok: torch.Tensor, top: int = 4) -> torch.Tensor:
-        """[V] logits masked to ``ok``, where a disallowed added token among the model's ``top``
-        choices passes its probability to the allowed added token that writes the most of the
-        same text. The demo model calls a tool with one token, ``<tool_call>{"name": "timer",
-        "arguments": {}}</tool_call>``; a schema that requires arguments forbids it, and
-        masked alone the choice of tool fell to whatever came next (``spell``, 1 of 8 right).
-        Its mass now goes to ``<tool_call>{"name": "timer", "arguments": {"action": "``."""
-        x = logits.float().masked_fill(~ok, float("-inf"))
+    @functools.cached_property
+    def prefix_table(self) -> tuple[list[int], list[list[int]]]:
+        """(plain added tokens, [i][j] characters the texts of the i-th and j-th share at their
+        start): what the sampler's redirect (engine/sampler.py, :class:`Redirect`) reads. A
+        disallowed added token among the model's top choices passes its probability to the
+        allowed added token that writes the most of the same text. The demo model calls a tool
+        with one token, ``<tool_call>{"name": "timer", "arguments": {}}</tool_call>``; a schema
+        that requires arguments forbids it, and masked alone the choice of tool fell to
+        whatever came next (``spell``, 1 of 8 right). Its mass now goes to
+        ``<tool_call>{"name": "timer", "arguments": {"action": "``."""
         plain = self.plain_added
-        if not plain:
-            return x
-        for t in torch.topk(logits.float(), min(top, logits.shape[-1])).indices.tolist():
-            if ok[t] or t not in plain:
-                continue
-            want = self.text(t)
-            best, best_len = None, 1
-            for u in plain:
-                if u < ok.shape[0] and ok[u]:
-                    n = _common_prefix(want, self.text(u))
-                    if n > best_len:
-                        best, best_len = u, n
-            if best is not None:
-                x[best] = torch.logaddexp(x[best], logits[t].float())
-        return x
+        texts = [self.text(t) for t in plain]
+        return plain, [[_common_prefix(a, b) for b in texts] for a in texts]
 
-    def markup(self, width: int) -> torch.Tensor:
+    def markup(self, width: int) -> np.ndarray:
         """[width] bool: tokens whose text holds chat or tool-call markup (``<tool_call>``,
         ``</tool_call>``, ``<|result|>``). Valid inside a JSON string, they are never a value a
         model means there, and ``</tool_call>`` in an argument would end the call for every
         parser; a model that never learnt JSON reaches for them first (its most common tokens)."""
         if self._markup is None or self._markup.shape[0] != width:
-            out = torch.zeros(width, dtype=torch.bool)
+            out = np.zeros(width, dtype=bool)
             n = min(width, len(self._hf))
             for i in range(n):
                 t = self.text(i)
@@ -436,14 +347,14 @@ class Constraint:
             del self._str[-n:]
             del self._said[-n:]
 
-    def allowed(self, width: int) -> torch.Tensor:
+    def allowed(self, width: int) -> np.ndarray:
         """[width] bool: tokens the grammar allows next."""
         bits = np.unpackbits(
             np.frombuffer(self.matcher.compute_bitmask(), dtype=np.uint8), bitorder="little"
         )
-        out = torch.zeros(width, dtype=torch.bool)
+        out = np.zeros(width, dtype=bool)
         n = min(width, bits.shape[0])
-        out[:n] = torch.from_numpy(bits[:n].astype(bool))
+        out[:n] = bits[:n]
         # llguidance's mask leaves out a long added token whose text crosses from a grammar
         # literal into a nested %json value (the demo model's one-token tool-call openings),
         # although it accepts it: ask for those few one by one.
@@ -452,16 +363,21 @@ class Constraint:
                 out[t] = True
         return out
 
-    def clean_allowed(self, width: int) -> torch.Tensor:
+    def clean_allowed(self, width: int) -> np.ndarray:
         """[width] bool: :meth:`allowed`, less the tokens that would put markup inside a JSON
         string (``"}}</tool_call>`` where a value starts, ``<|result|>`` inside one: see
         :meth:`GrammarCompiler.markup`), unless nothing else is allowed."""
         allowed = self.allowed(width)
-        ok = allowed.clone()
-        for t in (ok & self.compiler.markup(width)).nonzero().flatten().tolist():
+        ok = allowed.copy()
+        for t in np.flatnonzero(ok & self.compiler.markup(width)).tolist():
             if self._markup_in_string(self.compiler.text(t)):
                 ok[t] = False
-        return ok if bool(ok.any()) else allowed
+        return ok if ok.any() else allowed
+
+    def clean_bits(self, width: int) -> np.ndarray:
+        """:meth:`clean_allowed` packed, eight tokens a byte (little bit order): [ceil(width/8)]
+        uint8, what the sampler uploads and unpacks on the device."""
+        return np.packbits(self.clean_allowed(width), bitorder="little")
 
     def _markup_in_string(self, text: str) -> bool:
         ins, esc = self._str[-1]
@@ -484,7 +400,7 @@ class Constraint:
         for t in self.compiler.closers[0 if self.in_string else 1]:
             if self.matcher.validate_tokens([t]) == 1:
                 return t
-        ok = self.allowed(self.compiler.tokenizer.vocab_size).nonzero().flatten().tolist()
+        ok = np.flatnonzero(self.allowed(self.compiler.tokenizer.vocab_size)).tolist()
         if not ok:
             return self.compiler.eos_ids[0]
         return min(ok, key=lambda t: (len(self.compiler.text(t)) or 99, t))
@@ -505,122 +421,6 @@ class Constraint:
         self.rollback(n)
         self.cost_hint = n if ok else cap
         return self.cost_hint
-
-
-# --- the engine's hooks -----------------------------------------------------------------------
-def _frontier(seq) -> int:
-    return seq.prompt_len + seq.constraint_len
-
-
-def _commit_run(seq, tokens: list[int]) -> None:
-    """Commit ``tokens`` at the frontier and on, block by block (each block commit may move the
-    sequence to its next block)."""
-    pos = _frontier(seq)
-    i = 0
-    while i < len(tokens) and pos < seq.reply_limit:
-        _, e = seq.block_bounds()
-        n = min(len(tokens) - i, e - pos, seq.reply_limit - pos)
-        if n <= 0:
-            break
-        seq.commit(list(range(pos, pos + n)), tokens[i : i + n])
-        pos, i = pos + n, i + n
-    seq.constraint_len = pos - seq.prompt_len
-
-
-def _fill_end(seq, eos: int) -> None:
-    """The grammar is done: the rest of the reply is end-of-text (the sequence then finishes
-    once every position before its limit is committed)."""
-    pos = _frontier(seq)
-    if pos < seq.reply_limit:
-        _commit_run(seq, [eos] * (seq.reply_limit - pos))
-
-
-def precommit(seq) -> int:
-    """Commit the tokens the grammar forces at the frontier, before the forward pass.
-    Returns how many were committed."""
-    c: Constraint = seq.constraint
-    if c.done:
-        _fill_end(seq, c.compiler.eos_ids[0])
-        return 0
-    n = 0
-    while not c.done:  # forced tokens, then a proposal's, then forced ones after it ...
-        ff = c.forced()[: seq.reply_limit - _frontier(seq)]
-        if not ff:
-            break
-        c.consume(ff)
-        _commit_run(seq, ff)
-        n += len(ff)
-    if c.done:
-        _fill_end(seq, c.compiler.eos_ids[0])
-    return n
-
-
-def commit_block(seq, block: tuple[int, int], logits: torch.Tensor, seed: int) -> None:
-    """Commit this pass's tokens for a constrained sequence, left to right from its frontier.
-
-    logits: [Lb, V] predictions for the block's positions (Lb ≥ block width), on any device.
-    """
-    c: Constraint = seq.constraint
-    p: SamplingParams = seq.params
-    s, e = block
-    eos = c.compiler.eos_ids[0]
-    x_all = logits.float().cpu()
-    V = x_all.shape[-1]
-    gen = None
-    if p.temperature > 0:
-        gen = torch.Generator().manual_seed(seed)
-    taken = 0  # model-chosen tokens this pass
-    while not c.done:
-        pos = _frontier(seq)
-        if pos >= e or pos >= seq.reply_limit or pos < s:
-            break
-        ok = c.clean_allowed(V)
-        x = c.compiler.redirect(x_all[pos - s], ok)  # [V]
-        probs = torch.softmax(x, -1)
-        scores = x
-        if p.temperature > 0:
-            if p.top_k > 0:
-                kth = torch.topk(scores, min(p.top_k, V)).values[-1]
-                scores = scores.masked_fill(scores < kth, float("-inf"))
-            if p.top_p < 1.0:
-                srt, idx = torch.sort(probs, descending=True)
-                drop = srt.cumsum(-1) - srt > p.top_p
-                scores = scores.clone()
-                scores[idx[drop]] = float("-inf")
-            u = torch.rand(V, generator=gen).clamp_(1e-20, 1.0)
-            scores = scores / p.temperature - torch.log(-torch.log(u))
-        tok = int(scores.argmax())
-        conf = float(probs[tok])
-        if taken:
-            enough = taken >= p.tokens_per_step if p.mode == "reference" else conf < p.threshold
-            if enough:
-                break
-        room = seq.reply_limit - pos  # positions left, this one included
-        # Near the end the reply must still be able to close after this token. Far from it,
-        # one token cannot open more than _SLACK tokens' worth of required structure.
-        if tok not in c.compiler.eos_ids and room <= c.cost_hint + _SLACK:
-            c.consume([tok])
-            fits = c.closing_cost() <= room - 1
-            c.rollback(1)
-            if not fits:
-                tok = c.closing_token()
-                c.cost_hint = max(0, c.cost_hint - 1)
-        elif taken % 8 == 7:
-            c.closing_cost()  # keep the hint fresh as the reply nests deeper
-        c.consume([tok])
-        _commit_run(seq, [tok])
-        taken += 1
-        while not c.done:
-            ff = c.forced()[: seq.reply_limit - _frontier(seq)]
-            ff = ff[: max(0, e - _frontier(seq))]  # tokens past the block wait for precommit
-            if not ff:
-                break
-            c.consume(ff)
-            _commit_run(seq, ff)
-        if tok in c.compiler.eos_ids:
-            break
-    if c.done:
-        _fill_end(seq, eos)
 
 
 def describe(rf: dict | None) -> str:

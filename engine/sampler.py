@@ -20,21 +20,25 @@ Rules it owns:
 - **confidence**: the raw softmax probability of the chosen token, or the negative entropy of
   the position's distribution for Dream's reference sampler.
 
-**Constrained decoding hook.** A per-sequence allowed-token mask (a grammar's next-token set
-for each window position) belongs in :meth:`Sampler.select`, applied to ``logits`` before the
-nucleus cut and the kernel call: ``logits.masked_fill_(~allowed, -inf)`` with ``allowed``
-[B, Lw, V] bool (or an xgrammar/llguidance bitmask applied in place), rows without a constraint
-left untouched. Masking there makes the forbidden tokens impossible to choose *and* renormalises
-the confidence over what the grammar allows, so the threshold rule keeps its meaning. A
-constraint that depends on which positions commit (a grammar advancing left to right) should
-also restrict ``plan.eligible`` to the positions whose prefix is committed — the sequence's plan
-is the place for that, not the kernel.
+**Grammar masks** (engine/constrained.py decides where): a grammar-constrained row is decided
+left to right from its frontier, so its plan makes only the frontier eligible and it brings a
+:class:`RowMask` (the window position, the grammar's allowed tokens as a packed bitmask, the
+added-token :class:`Redirect`). :meth:`Sampler.select` uploads the bits, masks that position's
+logits on the device (forbidden tokens -inf, so the confidence is renormalised over what the
+grammar allows and the threshold keeps its meaning) and picks it in the same kernel call as
+the free rows, under the same temperature, top-k, top-p and seed rules. The positions after it
+are picked by :meth:`Sampler.pick` once the grammar has taken the frontier token: one small
+masked call per round over the rows still going, on the logits this pass already computed (a
+sampled pick draws from the row's step seed and its position). Only tokens, probabilities and
+flags come back to the host; the masked frontier is written into the logits in their own dtype.
 """
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from engine.sequence import Sequence, StepPlan
@@ -43,11 +47,68 @@ from kernels import unmask_select
 _NEVER = 2.0  # a threshold no probability reaches
 
 
+class Redirect:
+    """Masked logits where a disallowed added token among the model's ``top`` choices passes its
+    probability to the allowed added token whose text shares the longest start with its own
+    (more than one character; the first such token on a tie): see
+    :attr:`engine.grammar.GrammarCompiler.prefix_table` for why. Built from that host table;
+    its device tensors are made once per (vocabulary width, device)."""
+
+    def __init__(self, plain: list[int], share: list[list[int]], top: int = 4) -> None:
+        self.plain, self.share, self.top = plain, share, top
+        self._dev: dict[tuple[int, torch.device], tuple[torch.Tensor, ...]] = {}
+
+    def _tables(self, width: int, dev: torch.device) -> tuple[torch.Tensor, ...]:
+        key = (width, dev)
+        if key not in self._dev:
+            keep = [i for i, t in enumerate(self.plain) if t < width]
+            plain = torch.tensor([self.plain[i] for i in keep], dtype=torch.long)
+            share = torch.tensor([[self.share[i][j] for j in keep] for i in keep],
+                                 dtype=torch.long).reshape(len(keep), len(keep))  # fmt: skip
+            index = torch.full((width,), -1, dtype=torch.long)  # token → its row in plain
+            index[plain] = torch.arange(len(keep))
+            self._dev[key] = (plain.to(dev), share.to(dev), index.to(dev))
+        return self._dev[key]
+
+    def apply_(self, x: torch.Tensor, raw: torch.Tensor, ok: torch.Tensor) -> None:
+        """x: [R, V] fp32 logits masked to ok [R, V] bool, changed in place; raw: [R, V] the
+        model's logits. The top choices are taken best first, as the host rule did. The common
+        case, no disallowed added token among them, costs one flag read and no more."""
+        R, V = x.shape
+        plain, share, index = self._tables(V, x.device)
+        if not plain.numel():
+            return
+        top = raw.topk(min(self.top, V), dim=-1).indices  # [R, k]
+        i = index[top]  # [R, k] row in plain, or -1
+        cand = (i >= 0) & ~ok.gather(1, top)
+        if not bool(cand.any()):
+            return
+        sc = torch.where(ok[:, None, plain], share[i.clamp(min=0)], 0)  # [R, k, P]
+        j = sc.argmax(-1, keepdim=True)  # the first of the longest
+        go = cand & (sc.gather(-1, j).squeeze(-1) > 1)  # [R, k]
+        u = plain[j.squeeze(-1)]  # [R, k]
+        add = raw.float().gather(1, top)
+        for n in range(top.shape[1]):  # in order: two may pass their mass to the same token
+            cur = x.gather(1, u[:, n : n + 1])
+            new = torch.where(go[:, n : n + 1], torch.logaddexp(cur, add[:, n : n + 1]), cur)
+            x.scatter_(1, u[:, n : n + 1], new)
+
+
+@dataclass
+class RowMask:
+    """A grammar-constrained row's next pick: one window position and what it may be."""
+
+    index: int  # window position (0 = the block's first)
+    bits: np.ndarray  # [ceil(V / 8)] uint8: allowed tokens, eight a byte, little bit order
+    redirect: Redirect | None = None
+
+
 class Sampler:
     """Chooses tokens and commits for one step of a batch; see the module docstring."""
 
     def __init__(self, seed: int = 0) -> None:
         self._step_seed = itertools.count(seed)
+        self.step_seeds: list[int] = []  # per row, the seeds of the last select
 
     def seeds(self, seqs: list[Sequence]) -> list[int]:
         """Per row: (its seed, its step) for seeded sampling requests, else a step seed."""
@@ -66,10 +127,19 @@ class Sampler:
         eligible: torch.Tensor,  # [B, Lw] bool
         seqs: list[Sequence],
         plans: list[StepPlan],
+        masks: list[RowMask | None] | None = None,
     ) -> tuple[list[list[int]], list[list[bool]]]:
-        """Tokens and commit flags per row, each cut to the row's window width."""
+        """Tokens and commit flags per row, each cut to the row's window width. ``masks``: per
+        row, a grammar mask for one window position (applied to ``logits`` in place) or None."""
         dev = logits.device
         prm = [s.params for s in seqs]
+        masks = masks or [None] * len(seqs)
+        at = [(b, m) for b, m in enumerate(masks) if m is not None]
+        if at:
+            ri = torch.tensor([[b for b, _ in at], [m.index for _, m in at]]).to(dev)
+            x = self._constrain(logits[ri[0], ri[1]], [m for _, m in at])
+            logits[ri[0], ri[1]] = x.to(logits.dtype)
+        self.step_seeds = self.seeds(seqs)
         floats = torch.tensor(
             [
                 [_NEVER if p.num_commit else q.threshold for p, q in zip(plans, prm, strict=True)],
@@ -77,11 +147,12 @@ class Sampler:
             ]
         ).to(dev, non_blocking=True)
         ints = torch.tensor(
-            [[p.num_commit for p in plans], [q.top_k for q in prm], self.seeds(seqs)]
+            [[p.num_commit for p in plans], [q.top_k for q in prm], self.step_seeds]
         ).to(dev, non_blocking=True)
         entropy = None
-        if any(p.entropy for p in plans):
-            entropy = torch.tensor([p.entropy for p in plans], device=dev)
+        ent = [p.entropy and m is None for p, m in zip(plans, masks, strict=True)]
+        if any(ent):
+            entropy = torch.tensor(ent, device=dev)
         tokens, _conf, commit = unmask_select(
             logits,
             eligible,
@@ -98,6 +169,48 @@ class Sampler:
         toks = [row[:w] for row, w in zip(both[0], widths, strict=True)]
         flags = [[bool(c) for c in row[:w]] for row, w in zip(both[1], widths, strict=True)]
         return toks, flags
+
+    def pick(
+        self, logits: torch.Tensor, rows: list[int], masks: list[RowMask], seqs: list[Sequence]
+    ) -> tuple[list[int], list[float]]:
+        """After :meth:`select` on the same batch: for each row in ``rows`` (batch indices) the
+        token at its mask's window position and its probability under the masked distribution,
+        by the row's sampling rules, in one small kernel call. A sampled row draws from its
+        step seed and the position, so each pick of a pass has its own noise."""
+        dev, R = logits.device, len(rows)
+        ri = torch.tensor([rows, [m.index for m in masks]]).to(dev)
+        x = self._constrain(logits[ri[0], ri[1]], masks)[:, None]  # [R, 1, V]
+        prm = [seqs[b].params for b in rows]
+        seeds = [(self.step_seeds[b] * 1_000_003 + (m.index + 1) * 104_729) % (2**31)
+                 for b, m in zip(rows, masks, strict=True)]  # fmt: skip
+        temp = torch.tensor([q.temperature for q in prm]).to(dev, non_blocking=True)
+        ints = torch.tensor([[1] * R, [q.top_k for q in prm], seeds]).to(dev, non_blocking=True)
+        tokens, conf, _ = unmask_select(
+            x,
+            torch.ones(R, 1, dtype=torch.bool, device=dev),
+            threshold=torch.zeros(R, device=dev),
+            num_commit=ints[0],
+            temperature=temp,
+            top_k=ints[1],
+            seed=ints[2],
+            cut=_nucleus_cut(x, prm),
+        )
+        both = torch.stack([tokens[:, 0].double(), conf[:, 0].double()]).cpu().tolist()
+        return [int(t) for t in both[0]], both[1]
+
+    @staticmethod
+    def _constrain(raw: torch.Tensor, masks: list[RowMask]) -> torch.Tensor:
+        """[R, V] fp32: ``raw`` [R, V] masked to each row's allowed tokens, then redirected."""
+        R, V = raw.shape
+        dev = raw.device
+        bits = torch.from_numpy(np.stack([m.bits for m in masks])).to(dev, non_blocking=True)
+        shifts = torch.arange(8, dtype=torch.uint8, device=dev)
+        ok = ((bits[..., None] >> shifts) & 1).bool().reshape(R, -1)[:, :V]  # [R, V]
+        x = raw.float().masked_fill(~ok, float("-inf"))
+        redirect = masks[0].redirect
+        if redirect is not None:
+            redirect.apply_(x, raw, ok)
+        return x
 
 
 def _nucleus_cut(logits: torch.Tensor, params: list) -> torch.Tensor | None:

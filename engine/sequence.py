@@ -8,30 +8,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import torch
-
+from engine.algorithms import StepPlan, algorithm_for
 from engine.model import ModelConfig
 from engine.sampling import SamplingParams
 
-
-@dataclass
-class StepPlan:
-    """What one sequence contributes to a batched forward pass, and how it may commit.
-
-    The runner feeds positions ``[q_start, q_end)`` and computes logits for the window
-    ``[block[0], block[1])``; the sampler chooses among the window's ``eligible`` positions by
-    the row's rule: ``num_commit`` > 0 commits exactly the top-n by confidence, 0 commits every
-    position whose confidence reaches the threshold and at least the most confident one.
-    """
-
-    q_start: int  # first position fed to the model
-    q_end: int  # one past the last
-    kv_limit: list[int]  # per fed position: keys at cache indices < this are visible
-    block: tuple[int, int]  # window [s, e) whose logits are computed
-    eligible: list[bool] = field(default_factory=list)  # per window position: may commit
-    num_commit: int = 0  # 0: threshold rule; n > 0: exactly the n most confident
-    entropy: bool = False  # confidence = negative entropy (Dream's reference sampler)
-    ref_step: int = -1  # Dream reference: the schedule step this pass is
+__all__ = ["GenerationResult", "Sequence", "StepPlan", "TextDelta", "layout", "positions_needed"]
 
 
 def layout(cfg: ModelConfig, params: SamplingParams, prompt_len: int) -> tuple[int, int, int]:
@@ -56,9 +37,6 @@ def positions_needed(cfg: ModelConfig, params: SamplingParams, prompt_len: int) 
     """Cache positions a request occupies: the prompt and every block its reply touches."""
     bs, first, n_blocks = layout(cfg, params, prompt_len)
     return first + n_blocks * bs
-
-
-_DREAM_EPS = 1e-3  # Dream's generation_config.eps: the schedule's last timestep
 
 
 @dataclass
@@ -129,9 +107,7 @@ class Sequence:
         self.tokens: list[int] = list(self.prompt_ids) + [mask] * (self.total - P)
         self.masked: list[bool] = [False] * P + [True] * (self.total - P)
         self.pending = p.max_new_tokens  # masked positions before reply_limit
-        if self.cfg.family == "dream" and p.mode == "reference":
-            self.ref_steps = -(-p.max_new_tokens // p.tokens_per_step)
-            self._timesteps = torch.linspace(1, _DREAM_EPS, self.ref_steps + 1)
+        self.algorithm = algorithm_for(self.cfg.family, p.mode)
 
     # --- layout -----------------------------------------------------------------------------
     @property
@@ -153,70 +129,18 @@ class Sequence:
 
     # --- planning ---------------------------------------------------------------------------
     def plan(self) -> StepPlan:
-        """The next forward pass of this sequence. Pure: calling it twice gives the same plan."""
-        cfg, p, mode = self.cfg, self.params, self.params.mode
-        s, e = self.block_bounds()
-        eligible = self.masked[s:e]
-        cached = mode in ("cache", "dual_cache")
-        if cfg.block_causal:
-            shift = 1 if cfg.logit_shift else 0
-            # With a logit shift the block's first token is predicted from the position before
-            # it; a block at position 0 has none, but position 0 is always prompt.
-            q0 = max(0, min(self.cache_len, s - shift)) if cached else 0
-            plan = StepPlan(q0, e, [self.block_end(i) for i in range(q0, e)], (s, e), eligible)
-            if cached and cfg.family == "fast_dllm_v2":
-                self._fast_dllm_v2_rule(plan)
-        elif cached and self.refreshed:
-            # Fast-dLLM: the prefix cache feeds the block and the whole masked suffix; the dual
-            # cache feeds only the block and reads the suffix's K/V from the block's full pass.
-            q1 = self.total if mode == "cache" else e
-            plan = StepPlan(s, q1, [self.total] * (q1 - s), (s, e), eligible)
-        else:
-            plan = StepPlan(0, self.total, [self.total] * self.total, (s, e), eligible)
-            if cached and cfg.family == "dream":
-                # Fast-dLLM's Dream block sampler: the block's full pass commits only its first
-                # position, by argmax; the threshold rule starts with the cached passes.
-                plan.eligible = [True] + [False] * (e - s - 1)
-                plan.num_commit = 1
-        if mode == "reference":
-            if cfg.family == "dream":
-                plan.ref_step, plan.num_commit = self._dream_schedule()
-                plan.entropy = True
-            else:
-                plan.num_commit = p.tokens_per_step
-        return plan
+        """The next forward pass of this sequence (its algorithm's plan, engine/algorithms/).
+        Pure: calling it twice gives the same plan.
 
-    def _fast_dllm_v2_rule(self, plan: StepPlan) -> None:
-        """Fast-dLLM v2 ``batch_sample``: a block's first token is the argmax of the position
-        before it (the previous block's last), then sub-blocks are decoded left to right."""
-        s, e = plan.block
-        if self.steps_in_block == 0 and self.masked[s]:
-            plan.eligible = [True] + [False] * (e - s - 1)
-            plan.num_commit = 1
-            return
-        sb = self.params.small_block_size
-        for a in range(s, e, sb):
-            if any(self.masked[a : min(a + sb, e)]):
-                plan.eligible = [a <= i < a + sb and self.masked[i] for i in range(s, e)]
-                return
-
-    def _dream_schedule(self) -> tuple[int, int]:
-        """(step, tokens to commit) of Dream's own sampler, skipping steps that commit nothing.
-
-        Step i of ``steps`` commits ``int(masked * (1 - s/t))`` tokens for timesteps
-        t = linspace(1, eps, steps + 1)[i], s = [i + 1], and all that remain at the last step —
-        in float32, as Dream computes it. The count never depends on the logits, so a step that
-        would commit nothing needs no forward pass.
+        A grammar-constrained reply commits left to right from its frontier (engine/
+        constrained.py), so only the frontier is eligible for the sampler's batched pick.
         """
-        masked = torch.tensor(sum(self.masked[self.first : self.total])) / 1  # float32
-        i = self.ref_step
-        while i < self.ref_steps - 1:
-            t, s = self._timesteps[i], self._timesteps[i + 1]
-            n = int(masked * (1 - s / t))
-            if n > 0:
-                return i, n
-            i += 1
-        return i, int(masked)
+        plan = self.algorithm.plan(self)
+        if self.constraint is not None:
+            s, e = plan.block
+            f = self.prompt_len + self.constraint_len
+            plan.eligible = [i == f for i in range(s, e)]
+        return plan
 
     def after_forward(self, plan: StepPlan) -> None:
         self.nfe += 1

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from engine.model import ModelConfig
-from engine.sampling import SamplingParams
+from engine.algorithms import REGISTRY, Algorithm, algorithm_for
+from engine.model import FAMILIES, ModelConfig
+from engine.sampling import MODES, SamplingParams
 from engine.sequence import Sequence, StepPlan, positions_needed
 
 MASK = 99
@@ -182,3 +183,22 @@ def test_fast_dllm_v2_prompt_tail_block_starts_with_sub_blocks():
 def test_fast_dllm_v2_parallel_has_no_sub_blocks():
     p = seq("fast_dllm_v2", prompt_len=8, mode="parallel", max_new_tokens=8).plan()
     assert p.eligible == [True] * 4 and p.num_commit == 0
+
+
+# --- the algorithm registry ---------------------------------------------------------------------
+def test_every_family_and_mode_has_an_algorithm():
+    for family in FAMILIES:
+        for mode in MODES:
+            assert isinstance(algorithm_for(family, mode), Algorithm), (family, mode)
+
+
+def test_a_registered_algorithm_is_what_the_sequence_plans_with(monkeypatch):
+    class TwoAtATime(Algorithm):
+        def rule(self, seq, plan):
+            plan.num_commit = 2
+
+    monkeypatch.setitem(REGISTRY, ("llada", "parallel"), TwoAtATime())
+    s = seq("llada", mode="parallel", max_new_tokens=8)
+    p = s.plan()
+    assert p.num_commit == 2 and p.eligible == [True] * 4 and (p.q_start, p.q_end) == (0, s.total)
+    assert seq("dream", mode="parallel").plan().num_commit == 0  # other families keep theirs

@@ -58,7 +58,9 @@ def _print_profile(rec) -> None:
 
 def cmd_run(args) -> int:
     from voice.audio import read_wav, write_wav
-    from voice.pipeline import Models, Pipeline, WavSink, wav_source
+    from voice.models import Models
+    from voice.pipeline import Pipeline
+    from voice.sink import WavSink, wav_source
 
     cfg = _load(args)
     audio = None

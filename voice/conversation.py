@@ -9,7 +9,18 @@ of a reply taken back. Its reset forgets the tools' state too (a calculator's "t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+
+_RESET = re.compile(
+    r"^(please )?(reset|start over|new conversation|forget everything|"
+    r"clear (the )?(conversation|history))( please)?$"
+)
+
+
+def asks_reset(transcript: str) -> bool:
+    """The user asks to start over ("reset", "forget everything", ...), not a question."""
+    return bool(_RESET.match(" ".join(re.sub(r"[^a-z ]", " ", transcript.lower()).split())))
 
 
 def recent_exchanges(history: list[dict], n: int) -> list[dict]:
@@ -43,28 +54,24 @@ class Conversation:
 
     # --- writing ------------------------------------------------------------------------
     def remember(
-        self,
-        user: str | None,
-        assistant: str,
-        tools: list[dict] | None = None,
-        calls: list[dict] | None = None,
-    ) -> dict:
+        self, user: str | None, assistant: str | None, tools: list[dict] | None = None
+    ) -> dict | None:
         """Keep an exchange: the question (None: a follow-up to tool output has none), the
-        built-in tools' calls and results, and the answer, or the client's function calls
-        waiting for their output. Returns the answer's message (see :meth:`cut_short`)."""
-        said: dict = {"role": "assistant", "content": assistant}
-        if calls:
-            said = {"role": "assistant", "content": assistant or None, "tool_calls": calls}
+        answer's tool messages (``voice.tools.Answer.messages``: the tools' calls and results)
+        and the answer; ``assistant`` None: no answer, the tool messages end with the client's
+        function calls waiting for their output. Returns the answer's message (see
+        :meth:`cut_short`)."""
+        said = {"role": "assistant", "content": assistant} if assistant is not None else None
         self.messages += [
             *([{"role": "user", "content": user}] if user is not None else []),
             *(tools or []),
-            said,
+            *([said] if said is not None else []),
         ]
         if self.keep:
             self.messages[:] = recent_exchanges(self.messages, self.keep)
         return said
 
-    def cut_short(self, said: dict, heard: str, follow_up: bool = False) -> None:
+    def cut_short(self, said: dict | None, heard: str, follow_up: bool = False) -> None:
         """The last answer, ``said``, was interrupted: keep the words that were ``heard``.
         Nothing heard: a follow-up's answer goes (its tool output stays, waiting for an
         answer), any other exchange goes whole (its question, tool calls and answer)."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
-from voice.pipeline import Sink
+from voice.sink import Sink
 
 NO_DEVICE_HINT = (
     "no audio device found; replay a file with --input FILE.wav --output REPLY.wav, "

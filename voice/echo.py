@@ -24,6 +24,8 @@ from collections import deque
 
 import numpy as np
 
+from voice.audio import resample
+
 
 class EchoSuppressor:
     """Gate the microphone against the echo of ``ref``; one per conversation (it learns)."""
@@ -111,3 +113,58 @@ class EchoSuppressor:
             return mic
         self.suppressed += 1
         return np.zeros_like(mic)
+
+
+class EchoPath:
+    """One conversation's loudspeaker-to-microphone path: what the speaker played (the
+    reference, placed on the microphone's stream clock) and the suppressor that gates the
+    microphone against it.
+
+    ``enabled``: a live microphone next to the loudspeaker playing the reply (not a remote
+    client's: the page asks the browser for its echo canceller, and the server does not know
+    when a remote client really plays each chunk); it acts only on a real-time stream.
+    """
+
+    def __init__(self, sample_rate: int, enabled: bool, margin_db: float = 6.0) -> None:
+        self.sample_rate, self.enabled = sample_rate, enabled
+        self.suppressor = EchoSuppressor(sample_rate, margin_db=margin_db)
+        self.active = False
+        self._t0: float | None = None  # wall time of stream offset 0
+        self._played: list[tuple[int, np.ndarray]] = []  # (stream offset, audio) reference
+        self._fed = 0  # samples of microphone audio fed
+
+    def start(self, t0: float, realtime: bool) -> None:
+        """A stream begins: its offset 0 is wall time ``t0``."""
+        self._t0, self.active = t0, self.enabled and realtime
+        self._fed, self._played = 0, []
+
+    def process(self, mic: np.ndarray) -> np.ndarray:
+        """The next microphone chunk, gated against what was played meanwhile."""
+        if self.active:
+            mic = self.suppressor.process(mic, self.reference(self._fed, len(mic)))
+        self._fed += len(mic)
+        return mic
+
+    def played(self, start: float, audio: np.ndarray, rate: int) -> None:
+        """``audio`` (at ``rate``) is heard from wall time ``start`` on."""
+        if not self.active or self._t0 is None:
+            return
+        a = resample(audio, rate, self.sample_rate)
+        self._played.append((round((start - self._t0) * self.sample_rate), a))
+
+    def cut(self, t: float) -> None:
+        """Playback stopped at wall time ``t``: nothing after it is played."""
+        if self._t0 is None:
+            return
+        cut = round((t - self._t0) * self.sample_rate)
+        self._played = [(o, a[: max(0, cut - o)]) for o, a in self._played if o < cut]
+
+    def reference(self, pos: int, n: int) -> np.ndarray:
+        """The reference for microphone samples ``pos .. pos + n`` (zeros where nothing)."""
+        ref = np.zeros(n, dtype=np.int16)
+        self._played = [(o, a) for o, a in self._played if o + len(a) > pos]
+        for o, a in self._played:
+            lo, hi = max(pos, o), min(pos + n, o + len(a))
+            if lo < hi:
+                ref[lo - pos : hi - pos] = a[lo - o : hi - o]
+        return ref

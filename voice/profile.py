@@ -22,7 +22,10 @@ import numpy as np
 
 from voice.audio import read_wav
 from voice.config import AppConfig
-from voice.pipeline import STAGES, Models, Pipeline, TurnRecord, WavSink, wav_source
+from voice.models import Models
+from voice.pipeline import Pipeline
+from voice.sink import WavSink, wav_source
+from voice.turn import STAGES, TurnRecord
 
 # --compare: each mechanism added to the one before, starting from plain silence endpointing.
 MECHANISMS: list[tuple[str, str, dict[str, dict]]] = [

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 from tests.voice.test_functions import ScriptedLLM, Voice
 from voice.config import load_config
 from voice.frames import TimerFiredFrame, ToolCallFrame, TurnMetricsFrame
-from voice.pipeline import Pipeline, WavSink
+from voice.pipeline import Pipeline
 from voice.scheduler import Scheduler
+from voice.sink import WavSink
 
 TEA = ("", [("timer", {"action": "set", "duration": "one second", "label": "tea"})])
 

@@ -12,7 +12,9 @@ import pytest
 
 from voice.config import AppConfig, load_config
 from voice.frames import ErrorFrame, Frame, ReplyTextFrame
-from voice.pipeline import Models, Pipeline, WavSink
+from voice.models import Models
+from voice.pipeline import Pipeline
+from voice.sink import WavSink
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -166,7 +168,8 @@ def test_one_conversation_owns_the_history_for_every_front_end() -> None:
 
     calls = [{"id": "call_w", "type": "function", "function": {"name": "weather",
                                                               "arguments": "{}"}}]
-    c.remember("weather in Oslo", "", calls=calls)
+    c.remember("weather in Oslo", None, [{"role": "assistant", "content": None,
+                                          "tool_calls": calls}])  # the call waits
     assert c.open_calls() == ["call_w"] and not c.awaits_answer()
     with pytest.raises(ValueError):
         c.add_tool_output("call_nope", "x")

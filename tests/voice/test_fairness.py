@@ -17,8 +17,10 @@ import voice.asr
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig, load_config
 from voice.frames import ErrorFrame, SpeechStoppedFrame
-from voice.pipeline import Models, Pipeline, WavSink
+from voice.models import Models
+from voice.pipeline import Pipeline
 from voice.scheduler import SPECULATIVE_BURST_S
+from voice.sink import WavSink
 
 ROOT = Path(__file__).resolve().parents[2]
 SENTENCE = "The quick brown fox jumps over the lazy dog and keeps on running across the field"
@@ -98,7 +100,7 @@ def test_pausing_every_200ms_gets_bounded_speculation(models, speak, monkeypatch
     finally:
         models.scheduler.speculative_share = config().scheduler.speculative_share
     lane = pipe.jobs
-    pauses = pipe.speculative_started
+    pauses = pipe.speculation.started
     assert pauses >= 6  # the VAD saw the pauses, and each one asked for speculative work
     assert not any(isinstance(f, SpeechStoppedFrame) for f in frames)  # one long utterance
     # Speculative worker time stays within the budget (one job may overrun it), whatever the
@@ -157,7 +159,7 @@ def test_no_speculation_past_whispers_short_window(models, speak) -> None:
 
     asyncio.run(stream())
     # Pauses every 0.5 s, but only those in the first 2 s of the utterance speculate.
-    assert 1 <= pipe.speculative_started <= 5
+    assert 1 <= pipe.speculation.started <= 5
 
 
 def test_a_long_tone_is_not_sent_to_whisper(models, speak, monkeypatch) -> None:

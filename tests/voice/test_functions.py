@@ -16,8 +16,9 @@ from engine.tools import ToolFormatError
 from voice.config import load_config
 from voice.frames import FunctionCallFrame, ReplyTextFrame, TurnMetricsFrame
 from voice.llm import Reply
-from voice.pipeline import Pipeline, WavSink
+from voice.pipeline import Pipeline
 from voice.scheduler import Scheduler
+from voice.sink import WavSink
 from voice.tts import SpeechChunk
 
 WEATHER = {"type": "function", "function": {
@@ -118,6 +119,43 @@ def test_a_call_its_output_and_the_answer() -> None:
     asyncio.run(main())
 
 
+def test_the_history_keeps_each_call_message_once() -> None:
+    """The answer's own messages (``Answer.messages``) go into the history as they are: the
+    built-in tools' round, then the round that ends the turn with the client's call (a
+    built-in call beside it keeps its result), each call message once, none missing."""
+
+    async def main() -> None:
+        pipe, llm, _, frames = pipeline([
+            ("", [("clock", {"what": "day"})]),
+            ("", [("clock", {"what": "time"}), ("get_weather", {"city": "Paris"})]),
+            ("It is sunny in Paris.", []),
+        ])
+        support = SimpleNamespace(template_support=SimpleNamespace(tools=True))
+        llm.worker = SimpleNamespace(tokenizer=support)  # offer the built-in tools
+        pipe.set_functions([WEATHER])
+        await pipe.ask("what day is it and how is the weather in paris")
+        await _turn(pipe)
+        (call,) = [f for f in frames if isinstance(f, FunctionCallFrame)]
+        assert [m["role"] for m in pipe.history] == ["user", "assistant", "tool", "assistant",
+                                                     "tool"]  # fmt: skip
+        sent = [m for m in pipe.history if m.get("tool_calls")]
+        assert [[c["function"]["name"] for c in m["tool_calls"]] for m in sent] == [
+            ["clock"], ["clock", "get_weather"]]
+        assert sent == [m for m in llm.seen[-1][0] if m.get("tool_calls")] + [sent[-1]]
+        ids = [c["id"] for m in sent for c in m["tool_calls"]]
+        assert ids.count(call.call_id) == 1 and pipe.open_calls() == [call.call_id]
+        pipe.add_tool_output(call.call_id, "sunny")
+        await pipe.respond()
+        await _turn(pipe)
+        assert [m["role"] for m in pipe.history][-3:] == ["tool", "tool", "assistant"]
+        assert pipe.history[-1] == {"role": "assistant", "content": "It is sunny in Paris."}
+        assert sum(call.call_id in json.dumps(m) for m in llm.seen[-1][0]) == 2  # call, output
+        await pipe.close()
+        pipe.m.scheduler.close()
+
+    asyncio.run(main())
+
+
 def test_a_barge_in_on_the_answer_keeps_the_output_waiting() -> None:
     async def main() -> None:
         pipe, llm, voice, _ = pipeline([
@@ -155,7 +193,7 @@ def test_text_only_replies_synthesise_nothing_and_bad_tools_change_nothing() -> 
         for tools, choice in (([{"type": "function"}], None), ([], "required"), (None, NAMED)):
             with pytest.raises(ToolFormatError):
                 pipe.set_functions(tools, choice)
-        assert (pipe.functions, pipe.tool_choice) == ([], "auto")
+        assert (pipe.answers.functions, pipe.answers.tool_choice) == ([], "auto")
         await pipe.close()
         pipe.m.scheduler.close()
 

@@ -15,12 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from serve.server import AudioRateLimiter
+from serve.outbox import AudioRateLimiter
 from tests.engine.tiny import make_checkpoint
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig, load_config
 from voice.frames import InterruptionFrame, SpeechStoppedFrame, TurnMetricsFrame
-from voice.pipeline import Models, Pipeline, WavSink
+from voice.models import Models
+from voice.pipeline import Pipeline
+from voice.sink import WavSink
 from voice.vad import SpeechEnded, SpeechStarted, TurnDetector, VadEvent
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,9 @@ from voice.audio import SAMPLE_RATE
 from voice.config import load_config
 from voice.endpoint import is_preface
 from voice.frames import InterruptionFrame, ReplyTextFrame, TranscriptFrame, TtsAudioFrame
-from voice.pipeline import Models, Pipeline, WavSink, wav_source
+from voice.models import Models
+from voice.pipeline import Pipeline
+from voice.sink import WavSink, wav_source
 
 
 def silence(s: float) -> np.ndarray:
@@ -138,7 +140,7 @@ def test_speculative_start_is_cancelled_when_speech_resumes(models, speak, tiny_
         ]
     )
     asyncio.run(run(pipe, audio, realtime=True))
-    assert pipe.speculative_cancelled >= 1
+    assert pipe.speculation.cancelled >= 1
     assert len(pipe.records) == 1
     words = normalize_text(pipe.records[0].transcript).split()
     assert words[:4] == ["what", "is", "the", "capital"] and words[-1] == "france"
@@ -148,8 +150,8 @@ def test_speculative_start_is_used_when_the_turn_ends_at_the_pause(models, speak
     cfg = config(tiny_model)
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True))
     asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("What can you do?")]), realtime=True))
-    assert pipe.speculative_used == 1 and pipe.records[0].speculative
-    assert pipe.speculative_cancelled == 0
+    assert pipe.speculation.used == 1 and pipe.records[0].speculative
+    assert pipe.speculation.cancelled == 0
     assert normalize_text(pipe.records[0].transcript) == "what can you do"
 
 
@@ -160,7 +162,7 @@ def test_work_left_of_a_used_speculation_is_urgent(models, speak, tiny_model) ->
     cfg = config(tiny_model, "vad.endpoint=silence", "assistant.tools=false")
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True))
     jobs: list[tuple[str, bool, bool]] = []  # (job, speculative, turn ended already)
-    run_job, stream_llm = pipe.jobs.run, pipe._stream_llm
+    run_job, stream_llm = pipe.jobs.run, pipe.answers._stream
 
     async def spy(fn, *args, speculative: bool = False, **kw):
         jobs.append((fn.__name__, speculative, bool(pipe.records) or pipe._turn is not None))
@@ -170,9 +172,9 @@ def test_work_left_of_a_used_speculation_is_urgent(models, speak, tiny_model) ->
         time.sleep(1.5)  # past vad.end_ms: the turn ends meanwhile
         return stream_llm(*args)
 
-    pipe.jobs.run, pipe._stream_llm = spy, slow_llm
+    pipe.jobs.run, pipe.answers._stream = spy, slow_llm
     asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("What can you do?")]), True))
-    assert pipe.speculative_used == 1 and pipe.records[0].speculative
+    assert pipe.speculation.used == 1 and pipe.records[0].speculative
     assert ("transcribe", True, False) in jobs  # recognition at the pause: speculative
     synth = [j for j in jobs if j[0] == "_synthesize_all"]
     assert synth and synth[0] == ("_synthesize_all", False, True), jobs
@@ -208,7 +210,7 @@ def _drains(models) -> bool:
 
 def test_pipeline_through_the_openai_compatible_endpoint(speak, tiny_model) -> None:
     from engine import Engine, EngineConfig, EngineWorker, SamplingParams
-    from serve.openai_api import TextService
+    from serve.text_service import TextService
     from tests.web.conftest import ServerThread
     from voice.config import load_config
 
@@ -299,7 +301,7 @@ def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak
     assert words[:2] == ["what", "is"] and words[-1] == "australia"
     first_audio = seen.first(TtsAudioFrame)
     assert first_audio is not None and first_audio > said_all  # nobody was cut off
-    assert pipe.speculative_cancelled >= 1  # the pause's transcript was incomplete: it waited
+    assert pipe.speculation.cancelled >= 1  # the pause's transcript was incomplete: it waited
 
 
 def test_a_greeting_then_a_question_is_one_turn(models, speak, tiny_model) -> None:
@@ -355,7 +357,7 @@ def loudspeaker_echo(pipe: Pipeline, sink: WavSink, pos: int, n: int) -> np.ndar
     out = np.zeros(n)
     for start, audio, _ in sink.segments:
         a = resample(audio, sink.sample_rate, SAMPLE_RATE).astype(np.float64)
-        off = round((start - pipe._t0) * SAMPLE_RATE)
+        off = round((start - pipe.listener.t0) * SAMPLE_RATE)
         for delay_ms, gain in ((40, 0.5), (50, 0.1), (70, -0.05)):
             o = off + delay_ms * SAMPLE_RATE // 1000
             lo, hi = max(pos, o), min(pos + n, o + len(a))
@@ -406,7 +408,7 @@ def test_the_assistant_does_not_interrupt_itself_through_loudspeakers(models, sp
     assert seen.first(TtsAudioFrame, 1) is not None
     assert not any(isinstance(f, InterruptionFrame) for _, f in seen.frames)
     assert len(pipe.records) == 1 and not pipe.records[0].interrupted  # no echo turn either
-    assert pipe._echo.suppressed > 0
+    assert pipe.listener.echo.suppressor.suppressed > 0
     # Without suppression the same echo interrupts the answer: the test has teeth.
     off = config(tiny_model, "sampling.max_new_tokens=48", "vad.echo_suppression=false")
     pipe, seen = talk_over_loudspeakers(models, speak, off, None)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from voice.tools import TOOL_NAMES, TOOL_SPECS, Toolbox, answer, tool_messages
+from voice.tools import TOOL_NAMES, TOOL_SPECS, Toolbox, answer
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock, parse_date
 from voice.tools.spell import spell
@@ -222,8 +222,7 @@ def test_the_tool_loop_calls_sends_results_back_and_remembers():
                           "content": "six plus seven is thirteen"}  # fmt: skip
     assert second[-2]["tool_calls"][0]["function"]["name"] == "calculator"
     assert a.stats["tool_calls"] == 1 and a.stats["nfe"] == 4 and "tool_ms" in a.stats
-    msgs = tool_messages(a.stats)
-    assert msgs[0]["role"] == "assistant" and msgs[1]["content"] == "six plus seven is thirteen"
+    assert a.messages == second[-2:]  # the call and its result, to remember
 
 
 def test_the_tool_loop_says_the_tool_sentence_when_the_model_only_calls():

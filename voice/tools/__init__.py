@@ -333,19 +333,6 @@ def _tool_stats(stats: dict, runs: list[ToolRun], tool_s: float) -> None:
         stats["tools"] = [x.to_json() for x in runs]
 
 
-def tool_messages(stats: dict) -> list[dict]:
-    """The assistant's tool calls and their results, as conversation messages, from a turn's
-    stats (``stats["tools"]``), to keep in the history: follow-ups refer to them."""
-    runs = stats.get("tools") or []
-    if not runs:
-        return []
-    calls = [{"id": r["id"], "type": "function",
-              "function": {"name": r["name"], "arguments": json.dumps(r["arguments"])}}
-             for r in runs]  # fmt: skip
-    results = [{"role": "tool", "tool_call_id": r["id"], "content": r["result"]} for r in runs]
-    return [{"role": "assistant", "content": None, "tool_calls": calls}, *results]
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:]).rstrip(".") + "."

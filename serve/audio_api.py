@@ -5,7 +5,8 @@
 ``stream_format: "sse"``, as ``speech.audio.delta`` events). Audio goes out at 24 kHz, as
 OpenAI's does.
 
-Models run in worker threads; the event loop never waits on them.
+Models run in worker threads; the event loop never waits on them. :func:`routes` gives the
+server's app both endpoints.
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ import json
 import struct
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
 
-from serve.openai_api import ApiError, read_json, validation_error
+from serve.http_api import ApiError, read_json, route, validation_error
 from voice.audio import SAMPLE_RATE, AudioError, decode_wav, resample
 
 SPEECH_RATE = 24000  # OpenAI's pcm and wav output rate
@@ -60,6 +63,16 @@ class SpeechRequest(BaseModel):
         if v is not None and v != 1.0:
             raise ValueError("only speed 1.0 is supported")
         return v
+
+
+def routes(models: Any, max_body_bytes: int) -> list[Route]:
+    """The audio endpoints over ``models`` (``voice.pipeline.Models``: Whisper, Piper and the
+    scheduler they share with the voice sessions); a speech request's JSON body is at most
+    ``max_body_bytes``."""
+    return [
+        route("/v1/audio/transcriptions", "POST", partial(transcriptions, models)),
+        route("/v1/audio/speech", "POST", partial(speech, models, max_body_bytes)),
+    ]
 
 
 async def transcriptions(models: Any, request: Request) -> Response:
@@ -113,7 +126,7 @@ async def transcriptions(models: Any, request: Request) -> Response:
     })
 
 
-async def speech(models: Any, request: Request, max_body_bytes: int) -> Response:
+async def speech(models: Any, max_body_bytes: int, request: Request) -> Response:
     try:
         req = SpeechRequest.model_validate(await read_json(request, max_body_bytes))
     except ValidationError as e:

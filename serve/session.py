@@ -1,24 +1,32 @@
-"""One websocket conversation of ``docs/protocol.md``, whatever server carries it.
+"""One conversation of ``docs/protocol.md``, whatever wire format and server carry it.
 
-A :class:`Session` is two named tasks in one ``TaskGroup``: ``receive`` validates every client
-message (a bad one gets an ``error`` event and the session carries on) and feeds audio to the
-pipeline; ``send`` drains an :class:`Outbox` that the pipeline's frames and the
-:class:`WebSocketSink` fill, so no pipeline task ever waits on the network and a barge-in can drop
-audio that has not left yet. Microphone audio may run ahead of real time by at most a few seconds
-(:class:`AudioRateLimiter`).
+A :class:`Session` speaks typed events (serve/protocol.py): it reads client events and
+microphone audio from its connection and writes server events and reply audio to it. The
+connection is an encoder of those events: :class:`JsonEvents` for our own protocol (``/ws``; the
+page's WebRTC call is its own, serve/webrtc.py), :class:`serve.realtime.RealtimeEvents` for
+OpenAI's Realtime API. The session is three named tasks in one ``TaskGroup``: ``receive`` handles
+every client event (a bad one gets an ``error`` event and the session carries on) and feeds
+audio to the pipeline; ``send`` drains an :class:`~serve.outbox.Outbox` that the pipeline's frames
+and the :class:`~serve.outbox.WebSocketSink` fill, so no pipeline task ever waits on the network
+and a barge-in can drop audio that has not left yet; ``idle`` closes a session nobody uses.
 
-Bounded per session, whatever the client does: the outbox holds at most
+Bounded per session, whatever the client does: microphone audio may run ahead of real time by at
+most a few seconds (:class:`~serve.outbox.AudioRateLimiter`); the outbox holds at most
 ``server.max_outbox_bytes`` (over it the session's queued reply audio is dropped, and if that is
 not enough the session is closed with :data:`CLOSE_TOO_SLOW`), a send that blocks longer than
 ``server.send_timeout_s`` closes it the same way (so a client that stops reading cannot park
 replies, or keepalive pings, behind a full socket), and a session with no message either way for
 ``server.idle_timeout_s`` is closed with :data:`CLOSE_IDLE`.
 
-The connection it is given needs ``await ws.send(str | bytes)``, ``async for message in ws``
-(ending, or raising ``websockets.exceptions.ConnectionClosed``, when the client leaves) and
-``await ws.close(code, reason)``; if closing does not finish within :data:`CLOSE_TIMEOUT_S` (the
-client reads nothing, not even the close frame) the connection is dropped with ``ws.abort()``,
-or ``ws.transport.abort()`` where the object has no ``abort``.
+Public methods for what a client may ask besides events: :meth:`Session.transcribe_input` and
+:meth:`Session.clear_input` (client-decided turns), :meth:`Session.busy` (idle state).
+
+The connection needs ``await conn.send(event | bytes)``, ``async for item in conn`` (client
+events, audio bytes, or a :class:`ProtocolError` for a message it could not read; ending, or
+raising ``websockets.exceptions.ConnectionClosed``, when the client leaves) and ``await
+conn.close(code, reason)``; if closing does not finish within :data:`CLOSE_TIMEOUT_S` (the client
+reads nothing, not even the close frame) the connection is dropped with ``abort()`` (its own,
+its link's, or its transport's).
 """
 
 from __future__ import annotations
@@ -28,14 +36,15 @@ import json
 import logging
 import time
 import uuid
-from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from websockets.exceptions import ConnectionClosed
 
 from engine.tools import ToolFormatError
+from serve import protocol as p
+from serve.outbox import AUDIO_BURST_S, AudioRateLimiter, Outbox, WebSocketSink
+from serve.protocol import ProtocolError, encode, parse_event
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.frames import (
@@ -51,340 +60,77 @@ from voice.frames import (
     TranscriptFrame,
     TurnMetricsFrame,
 )
-from voice.pipeline import Models, Pipeline, Sink
+from voice.models import Models
+from voice.pipeline import Pipeline
 
 log = logging.getLogger("serve.session")
 
-PROTOCOL_VERSION = 1
-# Client → server events and their fields: name → (type or types, required). Nothing else is
-# accepted.
-CLIENT_EVENTS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
-    "session.config": {
-        "output_sample_rate": (int, False),
-        "reply_audio": (bool, False),
-        "tools": (list, False),
-        "tool_choice": ((str, dict), False),
-    },
-    "text.input": {"text": (str, True)},
-    "interrupt": {},
-    "playback.done": {"turn": (int, True)},
-    "conversation.reset": {},
-    "function.output": {"call_id": (str, True), "output": (str, True)},
-    "reply.create": {},
-}
-SERVER_EVENTS = (
-    "session.started",
-    "speech.started",
-    "speech.stopped",
-    "transcript.partial",
-    "transcript.final",
-    "reply.text",
-    "reply.audio.start",
-    "reply.audio.end",
-    "reply.audio.stop",
-    "reply.interrupted",
-    "turn.metrics",
-    "conversation.reset",
-    "tool.call",
-    "function.call",
-    "function.output",
-    "reply.create",
-    "timer.fired",
-    "error",
-)
-AUDIO_ENCODING = "pcm_s16le"
-_FRAME_SAMPLES = 16384  # reply audio leaves in binary frames of at most this many samples
-# Microphone audio a session may send ahead of real time before frames are dropped. A browser
-# streams in real time; network jitter or a paused tab bunch frames up by well under this.
-AUDIO_BURST_S = 3.0
 # Application close codes (docs/protocol.md): 4001 idle too long, 4002 not reading its replies.
 CLOSE_IDLE = 4001
 CLOSE_TOO_SLOW = 4002
 CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not answer: drop the connection
+MIN_COMMIT_S = 0.1  # a client-decided turn shorter than this holds nothing to hear
 
 
-class Outbox:
-    """What a session sends, in order; queued audio of a turn can be dropped before it leaves.
+class JsonEvents:
+    """Our protocol's wire format over a link (``send(str | bytes)``, ``close``, ``async for``
+    of str | bytes): events as JSON text frames, audio as binary PCM16 frames."""
 
-    ``bytes`` counts what is queued; when a ``put`` takes it over ``max_bytes``, ``on_full`` is
-    called (once per crossing) to make room.
-    """
+    def __init__(self, link: Any, max_message_bytes: int) -> None:
+        self.link, self.max_message_bytes = link, max_message_bytes
 
-    def __init__(
-        self, max_bytes: int | None = None, on_full: Callable[[], None] | None = None
-    ) -> None:
-        self._items: deque[tuple[str | bytes, int | None]] = deque()  # (message, audio turn)
-        self._ready = asyncio.Event()
-        self.closed = False
-        self.bytes = 0
-        self.max_bytes, self.on_full = max_bytes, on_full
-        self._making_room = False
+    def __aiter__(self) -> JsonEvents:
+        return self
 
-    def put(self, message: str | bytes, audio_turn: int | None = None) -> None:
-        if self.closed:
-            return
-        self._items.append((message, audio_turn))
-        self.bytes += len(message)
-        self._ready.set()
-        if (
-            self.max_bytes is not None
-            and self.bytes > self.max_bytes
-            and self.on_full is not None
-            and not self._making_room
-        ):
-            self._making_room = True
-            try:
-                self.on_full()
-            finally:
-                self._making_room = False
+    async def __anext__(self) -> p.ClientEvent | bytes | ProtocolError:
+        message = await self.link.__anext__()
+        try:
+            return read_message(message, self.max_message_bytes)
+        except ProtocolError as e:
+            return e
 
-    def audio_turns(self) -> set[int]:
-        """Turns with reply audio still queued."""
-        return {t for _, t in self._items if t is not None}
+    async def send(self, item: Any) -> None:
+        await self.link.send(item if isinstance(item, bytes) else encode(item))
 
-    def drop_audio(self, turn: int) -> None:
-        """Forget queued audio (and its announcements) of ``turn`` and older turns."""
-        self._items = deque(i for i in self._items if i[1] is None or i[1] > turn)
-        self.bytes = sum(len(m) for m, _ in self._items)
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.link.close(code, reason)
 
-    def close(self) -> None:
-        self.closed = True
-        self._ready.set()
-
-    def discard(self) -> None:
-        """Forget everything queued."""
-        self._items.clear()
-        self.bytes = 0
-
-    async def get(self) -> str | bytes | None:
-        """The next message, or None once closed."""
-        while not self._items:
-            if self.closed:
-                return None
-            self._ready.clear()
-            await self._ready.wait()
-        message = self._items.popleft()[0]
-        self.bytes -= len(message)
-        return message
+    def abort(self) -> None:
+        _abort(self.link)
 
 
-def _event(type_: str, **fields) -> str:
-    assert type_ in SERVER_EVENTS, type_
-    return json.dumps({"type": type_, **fields}, separators=(",", ":"))
-
-
-class WebSocketSink(Sink):
-    """Reply audio to the browser as binary PCM16 frames, announced by ``reply.audio.start``.
-
-    The browser plays in real time, so a playback clock estimates when each chunk is heard: the
-    later of now and the end of what is already queued. ``playback.done`` from the client ends
-    the estimate early.
-    """
-
-    plays_here = False  # the client plays it, and cancels its own echo
-
-    def __init__(
-        self, outbox: Outbox, sample_rate: int, clock: Callable[[], float] = time.perf_counter
-    ) -> None:
-        self.outbox, self.sample_rate, self.clock = outbox, sample_rate, clock
-        self._playhead = 0.0
-        self._announced = (0, 0)  # (turn, sample rate) of the last reply.audio.start
-        self._samples = 0  # samples sent for that turn
-        self._stopped = 0  # turns up to this one are silenced
-
-    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
-        now = self.clock()
-        if turn <= self._stopped or len(audio) == 0:
-            return now, now
-        if (turn, self.sample_rate) != self._announced:  # a new turn, or the client's rate changed
-            if turn != self._announced[0]:
-                self._samples = 0
-            self._announced = (turn, self.sample_rate)
-            self.outbox.put(
-                _event(
-                    "reply.audio.start", turn=turn, sample_rate=self.sample_rate,
-                    encoding=AUDIO_ENCODING, channels=1,
-                ),
-                turn,
-            )
-        pcm = np.asarray(audio, dtype="<i2")
-        for i in range(0, len(pcm), _FRAME_SAMPLES):
-            self.outbox.put(pcm[i : i + _FRAME_SAMPLES].tobytes(), turn)
-        self._samples += len(pcm)
-        start = max(now, self._playhead)
-        self._playhead = start + len(pcm) / self.sample_rate
-        return start, self._playhead
-
-    async def stop(self, turn: int) -> None:
-        self.silence(turn)
-
-    def silence(self, turn: int) -> None:
-        """Drop the queued audio of ``turn`` and older, send no more of it, tell the client."""
-        self._stopped = max(self._stopped, turn)
-        self.outbox.drop_audio(turn)
-        self.outbox.put(_event("reply.audio.stop", turn=turn))
-        self._playhead = min(self._playhead, self.clock())
-
-    def busy(self) -> bool:
-        return self._playhead > self.clock()
-
-    async def drain(self) -> None:
-        delay = self._playhead - self.clock()
-        if delay > 0:
-            await asyncio.sleep(delay)
-
-    def end(self, turn: int) -> None:
-        """All of ``turn``'s audio has been sent."""
-        if turn == self._announced[0] and turn > self._stopped:
-            self.outbox.put(_event("reply.audio.end", turn=turn, samples=self._samples), turn)
-
-    def played(self, turn: int) -> None:
-        """The client has played everything of ``turn``."""
-        if turn == self._announced[0]:
-            self._playhead = min(self._playhead, self.clock())
-
-
-class AudioRateLimiter:
-    """A token bucket over microphone samples: real time plus a burst of ``burst_s`` seconds.
-
-    The bucket holds ``burst_s`` seconds of audio, starts full and refills at ``sample_rate``
-    samples per second of ``clock`` time. A frame that does not fit is dropped whole (so a frame
-    longer than the burst never fits). One client cannot make the server transcribe faster
-    than it talks, however fast it sends.
-    """
-
-    def __init__(
-        self,
-        sample_rate: int = SAMPLE_RATE,
-        burst_s: float = AUDIO_BURST_S,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        if burst_s <= 0:
-            raise ValueError("burst_s must be positive")
-        self.sample_rate, self.burst_s, self.clock = sample_rate, burst_s, clock
-        self.capacity = burst_s * sample_rate
-        self._tokens = self.capacity
-        self._last: float | None = None
-        self._noticed: float | None = None  # clock time of the last notice
-        self.dropped = 0  # samples dropped so far
-
-    def admit(self, samples: int) -> bool:
-        """Take ``samples`` from the bucket if they fit; False: drop the frame."""
-        now = self.clock()
-        if self._last is not None:
-            self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.sample_rate)
-        self._last = now
-        if samples <= self._tokens:
-            self._tokens -= samples
-            return True
-        self.dropped += samples
-        return False
-
-    def notice(self) -> bool:
-        """After a drop: whether to tell the client (at most once per ``burst_s`` seconds)."""
-        now = self.clock()
-        if self._noticed is not None and now - self._noticed < self.burst_s:
-            return False
-        self._noticed = now
-        return True
-
-
-class ProtocolError(Exception):
-    """A client message that breaks the protocol; answered with an ``error`` event."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-MAX_JSON_DEPTH = 32  # events are shallow; a tool schema in session.config nests a few levels
-
-
-def json_depth(text: str) -> int:
-    """How deeply ``text``'s arrays and objects nest (brackets inside strings do not count).
-
-    Checked before parsing, so that a deeply nested event gets the same answer whatever stack
-    depth the parser runs at (Python's JSON parser fails at its recursion limit, which depends
-    on the caller)."""
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
-        return 0
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def load_event_json(text: str) -> Any:
-    """``json.loads`` for a client's event, with one answer for every input wherever it is
-    called: ValueError for bad JSON, an integer of over 4300 digits, or nesting deeper than
-    :data:`MAX_JSON_DEPTH` (checked first)."""
-    if json_depth(text) > MAX_JSON_DEPTH:
-        raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} levels deep")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
-
-
-def parse_event(text: str) -> dict:
-    """Validate one client JSON event against ``CLIENT_EVENTS``; raise ProtocolError."""
-    try:
-        ev = load_event_json(text)
-    except ValueError:
+def read_message(message: str | bytes, limit: int) -> p.ClientEvent | bytes:
+    """One frame of our protocol: a client event (text) or microphone audio (binary)."""
+    size = len(message) if isinstance(message, bytes) else len(message.encode())
+    if size > limit:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {limit}")
+    if isinstance(message, str):
+        return parse_event(message)
+    if _is_json(message):
         raise ProtocolError(
-            "bad_json", "text frames must be JSON events; audio goes in binary frames"
-        ) from None
-    if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
-        raise ProtocolError("bad_event", 'an event is a JSON object with a string "type"')
-    kind = ev["type"]
-    spec = CLIENT_EVENTS.get(kind)
-    if spec is None:
-        raise ProtocolError("unknown_type", f"unknown event type {kind[:64]!r}")
-    for name, value in ev.items():
-        if name == "type":
-            continue
-        if name not in spec:
-            raise ProtocolError("bad_event", f"{kind}: unknown field {name[:64]!r}")
-        want = spec[name][0]
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            names = " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
-            raise ProtocolError("bad_event", f"{kind}: {name} must be {names}")
-    for name, (_, required) in spec.items():
-        if required and name not in ev:
-            raise ProtocolError("bad_event", f"{kind}: missing field {name!r}")
-    return ev
+            "bad_audio", "binary frames carry PCM16 audio; send events as text frames"
+        )
+    return message
 
 
 class Session:
-    """One websocket connection: one conversation with its own pipeline."""
+    """One connection: one conversation with its own pipeline."""
 
     def __init__(
         self,
-        ws,
+        conn,
         models: Models,
         cfg: AppConfig,
         audio_burst_s: float = AUDIO_BURST_S,
     ) -> None:
-        self.ws, self.models, self.cfg = ws, models, cfg
+        self.conn, self.models, self.cfg = conn, models, cfg
         self.id = uuid.uuid4().hex[:12]
         self.limiter = AudioRateLimiter(SAMPLE_RATE, audio_burst_s)
         self.outbox = Outbox(cfg.server.max_outbox_bytes, self._outbox_full)
         self.sink = WebSocketSink(self.outbox, models.tts.sample_rate)
         self.pipe = Pipeline(models, cfg, self.sink, on_frame=self._on_frame)
+        self.client_turns = False  # turn_detection "client": audio waits for a commit
+        self._input: list[np.ndarray] = []  # client-decided turns: audio since the last commit
         self._newest = 0  # newest turn: text of older turns is stale
         self.clock = time.monotonic
         self._active = self.clock()  # last message received or sent
@@ -393,20 +139,21 @@ class Session:
         self._dropped_notice: float | None = None
         self._tasks: list[asyncio.Task] = []
         self.close_code: int | None = None  # why the server closed the session, if it did
+        if hasattr(conn, "bind"):  # an encoder that calls the session's public methods
+            conn.bind(self)
 
     async def run(self) -> None:
         s = self.cfg.server
-        self.send(
-            "session.started", session=self.id, protocol=PROTOCOL_VERSION,
-            input={"sample_rate": SAMPLE_RATE, "encoding": AUDIO_ENCODING, "channels": 1},
-            output={
-                "sample_rate": self.sink.sample_rate, "encoding": AUDIO_ENCODING, "channels": 1,
-            },
+        audio = {"encoding": p.AUDIO_ENCODING, "channels": 1}
+        self.send(p.SessionStarted(
+            session=self.id,
+            input={"sample_rate": SAMPLE_RATE, **audio},
+            output={"sample_rate": self.sink.sample_rate, **audio},
             limits={
                 "max_message_bytes": s.max_message_bytes, "max_text_chars": s.max_text_chars,
                 "max_utterance_ms": self.cfg.vad.max_utterance_ms,
             },
-        )
+        ))  # fmt: skip
         try:
             async with asyncio.TaskGroup() as tg:
                 self._tasks = [
@@ -418,18 +165,39 @@ class Session:
             self.outbox.close()
             await self.pipe.close()
 
-    def send(self, type_: str, **fields) -> None:
-        self.outbox.put(_event(type_, **fields))
+    def send(self, ev: Any) -> None:
+        self.outbox.put(ev)
 
     def error(self, code: str, message: str, turn: int | None = None) -> None:
-        extra = {} if turn is None else {"turn": turn}
-        self.send("error", code=code, message=message, **extra)
+        self.send(p.Error(code=code, message=message) if turn is None else
+                  p.Error(code=code, message=message, turn=turn))  # fmt: skip
 
+    # --- what a client may ask besides events -----------------------------------------------
+    def busy(self) -> bool:
+        """A client message being handled, a turn being answered or its reply playing."""
+        return self._handling or self.pipe.busy()
+
+    async def transcribe_input(self, tail: np.ndarray | None = None) -> str | None:
+        """A client-decided turn: the audio since the last commit (and ``tail``), transcribed;
+        None when it holds less than :data:`MIN_COMMIT_S` of audio. The audio is used up."""
+        if tail is not None and len(tail):
+            self._input.append(tail)
+        audio = np.concatenate(self._input) if self._input else np.zeros(0, np.int16)
+        self._input.clear()
+        if len(audio) < MIN_COMMIT_S * SAMPLE_RATE:
+            return None
+        return (await self.pipe.transcribe(audio)).strip()
+
+    def clear_input(self) -> None:
+        """Forget the audio of a client-decided turn not committed yet."""
+        self._input.clear()
+
+    # --- sending ----------------------------------------------------------------------------
     async def _send_loop(self) -> None:
         timeout = self.cfg.server.send_timeout_s
-        while (msg := await self.outbox.get()) is not None:
+        while (item := await self.outbox.get()) is not None:
             try:
-                await asyncio.wait_for(self.ws.send(msg), timeout)
+                await asyncio.wait_for(self.conn.send(item), timeout)
             except ConnectionClosed:
                 break
             except TimeoutError:
@@ -454,16 +222,15 @@ class Session:
     async def _close_connection(self) -> None:
         assert self.close_code is not None
         try:
-            closing = self.ws.close(self.close_code, self._close_reason)
+            closing = self.conn.close(self.close_code, self._close_reason)
             await asyncio.wait_for(closing, CLOSE_TIMEOUT_S)
         except (TimeoutError, ConnectionClosed, OSError):
-            _abort(self.ws)
+            _abort(self.conn)
 
     async def _idle_watch(self) -> None:
         limit = self.cfg.server.idle_timeout_s
         while True:
-            if self._handling or self.pipe.busy():  # a message being handled, a turn being
-                # answered or played: not idleness
+            if self.busy():
                 self._active = self.clock()
             left = self._active + limit - self.clock()
             if left <= 0:
@@ -487,13 +254,19 @@ class Session:
         if self.outbox.bytes > self.outbox.max_bytes:
             self.shut(CLOSE_TOO_SLOW, "client too slow: outgoing queue full")
 
+    # --- receiving --------------------------------------------------------------------------
     async def _receive_loop(self) -> None:
         try:
-            async for message in self.ws:
+            async for item in self.conn:
                 self._active = self.clock()
                 self._handling = True  # the client's request is being served: not idleness
                 try:
-                    await self._handle(message)
+                    if isinstance(item, ProtocolError):
+                        raise item
+                    if isinstance(item, bytes):
+                        await self._audio(item)
+                    else:
+                        await self.handle(item)
                 except ProtocolError as e:
                     self.error(e.code, str(e))
                 except Exception:  # a bug must not end the conversation
@@ -507,72 +280,96 @@ class Session:
         finally:
             self.outbox.close()
 
-    async def _handle(self, message: str | bytes) -> None:
-        limit = self.cfg.server.max_message_bytes
-        size = len(message) if isinstance(message, bytes) else len(message.encode())
-        if size > limit:
-            raise ProtocolError("too_large", f"message of {size} bytes; the limit is {limit}")
-        if isinstance(message, bytes):
-            await self._audio(message)
-            return
-        ev = parse_event(message)
-        kind = ev["type"]
-        if kind == "session.config":
-            rate = ev.get("output_sample_rate")
-            if rate is not None and not 8000 <= rate <= 192000:
-                raise ProtocolError("bad_event", "output_sample_rate must be 8000..192000")
-            if "tools" in ev or "tool_choice" in ev:
+    async def handle(self, ev: p.ClientEvent) -> None:
+        """One client event; ProtocolError for one the session cannot take."""
+        match ev:
+            case p.SessionConfig():
+                self._configure(ev)
+            case p.TextInput():
+                text = " ".join(ev.text.split())
+                if not text:
+                    raise ProtocolError("bad_event", "text.input: text is empty")
+                self._check_length("text.input", text)
+                await self.pipe.ask(text)
+            case p.Interrupt():
+                await self.pipe.interrupt()
+            case p.PlaybackDone():
+                self.sink.played(ev.turn)
+            case p.ConversationReset():
+                self.pipe.reset()
+                self.send(p.ConversationWasReset())
+            case p.FunctionOutput():
+                self._check_length("function.output", ev.output)
                 try:
-                    self.pipe.set_functions(ev.get("tools"), ev.get("tool_choice"))
-                except ToolFormatError as e:
-                    raise ProtocolError("bad_event", f"session.config: {e}") from None
-            if rate is not None:
-                self.sink.sample_rate = rate
-            if "reply_audio" in ev:
-                self.pipe.speak = ev["reply_audio"]
-        elif kind == "text.input":
-            text = " ".join(ev["text"].split())
-            if not text:
-                raise ProtocolError("bad_event", "text.input: text is empty")
-            if len(text) > self.cfg.server.max_text_chars:
-                raise ProtocolError(
-                    "too_large", f"text.input: longer than {self.cfg.server.max_text_chars} chars"
-                )
-            await self.pipe.ask(text)
-        elif kind == "interrupt":
-            await self.pipe.interrupt()
-        elif kind == "playback.done":
-            self.sink.played(ev["turn"])
-        elif kind == "conversation.reset":
-            self.pipe.reset()
-            self.send("conversation.reset")
-        elif kind == "function.output":
-            if len(ev["output"]) > self.cfg.server.max_text_chars:
-                raise ProtocolError(
-                    "too_large",
-                    f"function.output: longer than {self.cfg.server.max_text_chars} chars",
-                )
+                    self.pipe.add_tool_output(ev.call_id, ev.output)
+                except ValueError as e:
+                    raise ProtocolError("unknown_call", str(e)) from None
+                self.send(p.FunctionOutputAdded(call_id=ev.call_id))
+            case p.ReplyCreate():
+                try:
+                    turn = await self.pipe.respond()
+                except ValueError as e:
+                    raise ProtocolError("bad_event", f"reply.create: {e}") from None
+                self._newest = max(self._newest, turn)
+                self.send(p.ReplyCreated(turn=turn))
+            case p.InputAudioCommit():
+                if not self.client_turns:
+                    raise ProtocolError("bad_event", "input_audio.commit: the server decides "
+                                        "turns; set turn_detection to \"client\" first")
+                text = await self.transcribe_input()
+                if text is None:
+                    raise ProtocolError("empty_input", "input_audio.commit: less than "
+                                        f"{MIN_COMMIT_S * 1000:g} ms of audio since the last "
+                                        "commit")
+                if not text:
+                    raise ProtocolError("no_speech", "input_audio.commit: no words were heard")
+                await self.pipe.ask(text)
+            case p.InputAudioClear():
+                self.clear_input()
+
+    def _configure(self, ev: p.SessionConfig) -> None:
+        given = ev.model_fields_set
+        rate = ev.output_sample_rate
+        if rate is not None and not p.OUTPUT_RATES[0] <= rate <= p.OUTPUT_RATES[1]:
+            raise ProtocolError("bad_event", "output_sample_rate must be 8000..192000")
+        if "tools" in given or "tool_choice" in given:
             try:
-                self.pipe.add_tool_output(ev["call_id"], ev["output"])
-            except ValueError as e:
-                raise ProtocolError("unknown_call", str(e)) from None
-            self.send("function.output", call_id=ev["call_id"])
-        elif kind == "reply.create":
-            try:
-                turn = await self.pipe.respond()
-            except ValueError as e:
-                raise ProtocolError("bad_event", f"reply.create: {e}") from None
-            self._newest = max(self._newest, turn)
-            self.send("reply.create", turn=turn)
+                self.pipe.set_functions(ev.tools, ev.tool_choice)
+            except ToolFormatError as e:
+                raise ProtocolError("bad_event", f"session.config: {e}") from None
+        if rate is not None:
+            self.sink.sample_rate = rate
+        if ev.reply_audio is not None:
+            self.pipe.speak = ev.reply_audio
+        if ev.instructions is not None:
+            self.pipe.instruct(ev.instructions)
+        if ev.turn_detection is not None and self.client_turns != (ev.turn_detection == "client"):
+            self.client_turns = ev.turn_detection == "client"
+            self._input.clear()
+
+    def _check_length(self, what: str, text: str) -> None:
+        limit = self.cfg.server.max_text_chars
+        if len(text) > limit:
+            raise ProtocolError("too_large", f"{what}: longer than {limit} chars")
 
     async def _audio(self, data: bytes) -> None:
-        if _is_json(data):
-            raise ProtocolError(
-                "bad_audio", "binary frames carry PCM16 audio; send events as text frames"
-            )
+        if len(data) > self.cfg.server.max_message_bytes:
+            limit = self.cfg.server.max_message_bytes
+            raise ProtocolError("too_large", f"message of {len(data)} bytes; the limit is {limit}")
         if len(data) % 2:
             raise ProtocolError("bad_audio", f"odd-length audio frame ({len(data)} bytes)")
-        if data and not self.limiter.admit(len(data) // 2):
+        if not data:
+            return
+        pcm = np.frombuffer(data, dtype="<i2").astype(np.int16)
+        if self.client_turns:  # kept for the commit, bounded as a spoken turn is
+            held = sum(len(a) for a in self._input) + len(pcm)
+            if held > self.cfg.vad.max_utterance_ms * SAMPLE_RATE // 1000:
+                raise ProtocolError("too_large", "input audio over vad.max_utterance_ms since "
+                                    "the last commit: this frame was dropped")
+            self._input.append(pcm)
+            self._audio_s += len(pcm) / SAMPLE_RATE
+            return
+        if not self.limiter.admit(len(pcm)):
             if self.limiter.notice():
                 raise ProtocolError(
                     "rate_limited",
@@ -580,56 +377,60 @@ class Session:
                     f"{self.limiter.burst_s:g} s burst are dropped",
                 )
             return
-        if data:
-            self._audio_s += len(data) / 2 / SAMPLE_RATE
-            await self.pipe.feed(np.frombuffer(data, dtype="<i2").astype(np.int16))
+        self._audio_s += len(pcm) / SAMPLE_RATE
+        await self.pipe.feed(pcm)
 
+    # --- the pipeline's frames → server events ----------------------------------------------
     def _on_frame(self, f: Frame) -> None:
-        """Pipeline frames → protocol events (stale reply text is dropped here)."""
-        if isinstance(f, SpeechStoppedFrame | TranscriptFrame):
+        """Pipeline frames → server events (stale reply text is dropped here)."""
+        if isinstance(f, SpeechStoppedFrame | TranscriptFrame | TimerFiredFrame):
             self._newest = max(self._newest, f.turn)
         if isinstance(f, TranscriptFrame | ReplyTextFrame) and f.turn < self._newest:
             return
-        if isinstance(f, SpeechStartedFrame):
-            self.send("speech.started", turn=f.turn, at_ms=round(f.at_ms, 1))
-        elif isinstance(f, SpeechStoppedFrame):
-            self.send(
-                "speech.stopped", turn=f.turn, at_ms=round(f.at_ms, 1),
-                speech_end_ms=round(f.speech_end_ms, 1), forced=f.forced,
-            )
-        elif isinstance(f, TranscriptFrame):
-            kind = "transcript.final" if f.final else "transcript.partial"
-            self.send(kind, turn=f.turn, text=f.text)
-        elif isinstance(f, ReplyTextFrame):
-            if f.final:
-                self.send("reply.text", turn=f.turn, text=f.text, final=True)
-            else:
-                self.send("reply.text", turn=f.turn, delta=f.text, final=False)
-        elif isinstance(f, InterruptionFrame):
-            self.send("reply.interrupted", turn=f.turn, spoken=f.spoken)
-        elif isinstance(f, TurnMetricsFrame):
+        if isinstance(f, TurnMetricsFrame):
             self.sink.end(f.turn)
-            stats = {
-                **f.stats,
-                # This session's use of the shared Whisper/Piper workers, against its audio.
-                "session_worker_s": round(self.pipe.jobs.work_s, 3),
-                "session_cpu_s": round(self.pipe.jobs.cpu_s, 3),
-                "session_speculative_s": round(self.pipe.jobs.speculative_s, 3),
-                "session_audio_s": round(self._audio_s, 3),
-            }
-            self.send("turn.metrics", turn=f.turn, latency_ms=f.latency_ms, stats=stats)
-        elif isinstance(f, FunctionCallFrame):
-            self.send("function.call", turn=f.turn, call_id=f.call_id, name=f.name,
-                      arguments=f.arguments)  # fmt: skip
-        elif isinstance(f, ToolCallFrame):
-            self.send("tool.call", turn=f.turn, name=f.name, arguments=f.arguments,
-                      result=f.result, ok=f.ok, ms=round(f.ms, 2))  # fmt: skip
-        elif isinstance(f, TimerFiredFrame):
-            self._newest = max(self._newest, f.turn)
-            self.send("timer.fired", turn=f.turn, text=f.text, label=f.label,
-                      reminder=f.reminder, seconds=f.seconds)  # fmt: skip
-        elif isinstance(f, ErrorFrame):
-            self.error("turn_failed", f.message, f.turn)
+        ev = self._event(f)
+        if ev is not None:
+            self.send(ev)
+
+    def _event(self, f: Frame) -> Any:
+        match f:
+            case SpeechStartedFrame():
+                return p.SpeechStarted(turn=f.turn, at_ms=round(f.at_ms, 1))
+            case SpeechStoppedFrame():
+                return p.SpeechStopped(turn=f.turn, at_ms=round(f.at_ms, 1),
+                                       speech_end_ms=round(f.speech_end_ms, 1), forced=f.forced)
+            case TranscriptFrame():
+                kind = p.TranscriptFinal if f.final else p.TranscriptPartial
+                return kind(turn=f.turn, text=f.text)
+            case ReplyTextFrame():
+                if f.final:
+                    return p.ReplyText(turn=f.turn, text=f.text, final=True)
+                return p.ReplyText(turn=f.turn, delta=f.text, final=False)
+            case InterruptionFrame():
+                return p.ReplyInterrupted(turn=f.turn, spoken=f.spoken)
+            case TurnMetricsFrame():
+                jobs = self.pipe.jobs  # this session's use of the shared Whisper/Piper workers
+                stats = {
+                    **f.stats,
+                    "session_worker_s": round(jobs.work_s, 3),
+                    "session_cpu_s": round(jobs.cpu_s, 3),
+                    "session_speculative_s": round(jobs.speculative_s, 3),
+                    "session_audio_s": round(self._audio_s, 3),
+                }
+                return p.TurnMetrics(turn=f.turn, latency_ms=f.latency_ms, stats=stats)
+            case FunctionCallFrame():
+                return p.FunctionCall(turn=f.turn, call_id=f.call_id, name=f.name,
+                                      arguments=f.arguments)
+            case ToolCallFrame():
+                return p.ToolCall(turn=f.turn, name=f.name, arguments=f.arguments,
+                                  result=f.result, ok=f.ok, ms=round(f.ms, 2))
+            case TimerFiredFrame():
+                return p.TimerFired(turn=f.turn, text=f.text, label=f.label,
+                                    reminder=f.reminder, seconds=f.seconds)
+            case ErrorFrame():
+                return p.Error(code="turn_failed", message=f.message, turn=f.turn)
+        return None
 
 
 def _is_json(data: bytes) -> bool:
@@ -648,8 +449,10 @@ def _is_json(data: bytes) -> bool:
     return True
 
 
-def _abort(ws) -> None:
+def _abort(conn) -> None:
     """Drop a connection whose client does not even take the close frame."""
-    abort = getattr(ws, "abort", None) or getattr(getattr(ws, "transport", None), "abort", None)
-    if abort is not None:
-        abort()
+    for obj in (conn, getattr(conn, "link", None), getattr(conn, "transport", None)):
+        abort = getattr(obj, "abort", None) if obj is not None else None
+        if abort is not None:
+            abort()
+            return

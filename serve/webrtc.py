@@ -31,7 +31,6 @@ played a reply to its end, and ``reply.audio.stop`` (a barge-in) silences the tr
 from __future__ import annotations
 
 import asyncio
-import base64
 import fractions
 import json
 import logging
@@ -43,7 +42,10 @@ from typing import Any
 import numpy as np
 from aiortc.mediastreams import MediaStreamTrack
 
+from serve import protocol as p
+from serve.protocol import ProtocolError, encode
 from serve.rtp import Gaps, listen_on_arrival, speak_low_delay
+from serve.session import read_message
 
 log = logging.getLogger("diffvoice.webrtc")
 
@@ -275,11 +277,11 @@ class Peer:
 
 
 class RealtimePeer(Peer):
-    """The Realtime API's WebRTC call: ``input_audio_buffer.append`` events from the media,
-    ``response.output_audio.delta`` to the media, the rest on the data channel. The audio
-    rates are the session's (``session.created`` / ``.updated`` say them)."""
+    """The Realtime API's WebRTC call: the media is the session's audio itself (the microphone
+    as PCM16 at the session's input rate, the reply through :meth:`play`: no base64 events
+    either way), the rest on the data channel. The input rate is the session's
+    (``session.created`` / ``.updated`` say it)."""
 
-    rate = RATE  # the session's output rate
     _response: str | None = None  # the response whose audio is playing
 
     def _on_message(self, message: str | bytes) -> None:
@@ -293,26 +295,26 @@ class RealtimePeer(Peer):
                 return
         self._inbox.put_nowait(message)
 
+    media = True  # the session's audio is raw PCM16 both ways (serve/realtime.py)
+
     def _heard(self, pcm: bytes) -> None:
-        self._inbox.put_nowait(json.dumps({"type": "input_audio_buffer.append",
-                                           "audio": base64.b64encode(pcm).decode()}))
+        self._inbox.put_nowait(pcm)  # the microphone, at the session's input rate
+
+    def play(self, pcm: bytes, rate: int, response_id: str) -> None:
+        """Reply audio of ``response_id`` (PCM16 at ``rate``) to the caller's ear."""
+        if not self.reply.playing:
+            self._response = response_id
+            self._event("output_audio_buffer.started", response_id=response_id)
+        self.reply.queue(np.frombuffer(pcm, dtype="<i2"), rate)
 
     def _sent(self, message: str | bytes) -> None:
-        ev = json.loads(message) if isinstance(message, str) else {}
+        self._deliver(message)
+        ev = json.loads(message)  # a few events a turn: the audio never comes this way
         kind = ev.get("type")
         if kind in ("session.created", "session.updated"):
             audio = ev.get("session", {}).get("audio", {})
             self.in_rate = audio.get("input", {}).get("format", {}).get("rate", self.in_rate)
-            self.rate = audio.get("output", {}).get("format", {}).get("rate", self.rate)
-        if kind == "response.output_audio.delta":  # the audio goes as media
-            if not self.reply.playing:
-                self._response = ev.get("response_id")
-                self._event("output_audio_buffer.started", response_id=self._response)
-            pcm = np.frombuffer(base64.b64decode(ev["delta"]), dtype="<i2")
-            self.reply.queue(pcm, self.rate)
-            return
-        self._deliver(message)
-        if kind == "response.done" and ev.get("response", {}).get("status") == "cancelled":
+        elif kind == "response.done" and ev.get("response", {}).get("status") == "cancelled":
             self._cut()
         elif kind == "input_audio_buffer.speech_started" and self.reply.playing:
             self._cut()  # the caller talks over the reply: stop it
@@ -330,51 +332,55 @@ class RealtimePeer(Peer):
 
 
 class ProtocolPeer(Peer):
-    """Our own protocol over WebRTC (the page's default): its events on the data channel as on
-    ``/ws``; the microphone (16 kHz PCM16 binary frames to the session) and the reply (binary
-    frames from it) as media."""
+    """Our own protocol over WebRTC (the page's default), as the session's connection (typed
+    events, as :class:`serve.session.JsonEvents` on ``/ws``): its events on the data channel as
+    on ``/ws``; the microphone (16 kHz PCM16 to the session) and the reply (PCM16 from it) as
+    media."""
 
     in_rate = 16000
 
-    def __init__(self) -> None:
+    def __init__(self, max_message_bytes: int) -> None:
         super().__init__()
+        self.max_message_bytes = max_message_bytes
         self._ending: int | None = None  # the turn whose reply.audio.end came, until played
 
     def _on_message(self, message: str | bytes) -> None:
-        if isinstance(message, bytes):
-            return  # audio comes as media here
-        try:
-            ev = json.loads(message)
-        except ValueError:
-            ev = None
-        if isinstance(ev, dict) and ev.get("type") == "session.config":
-            ev["output_sample_rate"] = TRACK_RATE  # the track's rate, whatever the page's is
-            message = json.dumps(ev)
-        elif isinstance(ev, dict) and ev.get("type") == "playback.done":
-            return  # the server plays the reply here, and says so itself
-        self._inbox.put_nowait(message)
+        if isinstance(message, str):  # audio comes as media here
+            self._inbox.put_nowait(message)
 
     def _heard(self, pcm: bytes) -> None:
         self._inbox.put_nowait(pcm)
 
-    def _sent(self, message: str | bytes) -> None:
-        if isinstance(message, bytes):
-            self.reply.queue(np.frombuffer(message, dtype="<i2"), TRACK_RATE)
+    async def __anext__(self) -> Any:
+        while True:
+            message = await super().__anext__()
+            if isinstance(message, bytes | p.PlaybackDone):  # the microphone; the track's end
+                return message
+            try:
+                ev = read_message(message, self.max_message_bytes)
+            except ProtocolError as e:
+                return e
+            if isinstance(ev, p.SessionConfig):  # the track's rate, whatever the page's is
+                return ev.model_copy(update={"output_sample_rate": TRACK_RATE})
+            if not isinstance(ev, p.PlaybackDone):  # the server plays it, and says so itself
+                return ev
+
+    def _sent(self, item: Any) -> None:
+        if isinstance(item, bytes):
+            self.reply.queue(np.frombuffer(item, dtype="<i2"), TRACK_RATE)
             return
-        self._deliver(message)
-        ev = json.loads(message)
-        kind = ev.get("type")
-        if kind == "reply.audio.end":
-            self._ending = ev.get("turn")
+        self._deliver(encode(item))
+        if isinstance(item, p.ReplyAudioEnd):
+            self._ending = item.turn
             if not self.reply.playing:
                 self._drained()
-        elif kind == "reply.audio.stop":
+        elif isinstance(item, p.ReplyAudioStop):
             self.reply.clear()
             self._ending = None
 
     def _drained(self) -> None:
         if self._ending is not None:
-            self._inbox.put_nowait(json.dumps({"type": "playback.done", "turn": self._ending}))
+            self._inbox.put_nowait(p.PlaybackDone(turn=self._ending))
             self._ending = None
 
 

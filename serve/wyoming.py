@@ -379,7 +379,7 @@ class WyomingServer:
         return self._server.sockets[0].getsockname()[1] if self._server else self._port
 
     async def start(self) -> None:
-        from serve.server import _bind
+        from serve.links import bind as _bind
 
         sock = _bind(self.host, self._port)  # a taken port is a one-line error
         self._server = await asyncio.start_server(self._connect, sock=sock)
@@ -406,7 +406,7 @@ class WyomingServer:
 def serve_wyoming(cfg: Any, host: str | None = None, port: int | None = None,
                   progress: Callable[[str], None] | None = None) -> None:
     """``diffvoice wyoming``: load the models once and serve Wyoming until Ctrl-C."""
-    from voice.pipeline import Models
+    from voice.models import Models
 
     host = host or "127.0.0.1"
     port = DEFAULT_PORT if port is None else port

@@ -4,20 +4,10 @@
 // build step. The protocol is in docs/protocol.md; names in protocol.js.
 
 import {
-  CLIENT, INPUT_SAMPLE_RATE, SERVER, STAGES, event, parseEvent,
+  CLIENT, INPUT_SAMPLE_RATE, SERVER, event, parseEvent,
 } from "./protocol.js";
 import { Player } from "./player.js";
-
-const $ = (id) => document.getElementById(id);
-
-const STAGE_LABELS = {
-  turn_detected: "end of turn",
-  asr_done: "speech recognised",
-  first_text: "first reply text",
-  first_tts_audio: "first speech synthesised",
-  first_audio_out: "first audio out",
-  reply_done: "reply complete",
-};
+import { $, ConversationView, setText } from "./view.js";
 
 // What the page knows; tests read it as window.diffvoice.
 const state = {
@@ -35,6 +25,7 @@ const state = {
   heardMs: 0, // WebRTC: reply audio heard on the remote track (ms above a quiet level)
 };
 window.diffvoice = state;
+const view = new ConversationView(state);
 
 let ctx = null;
 let ws = null;
@@ -46,7 +37,6 @@ let stream = null;
 let captureNode = null;
 let player = null;
 let audio = { turn: null, rate: 0, ended: false }; // the reply audio being received
-let maxLatency = 1000; // ms, the scale of the latency bars
 let level = 0;
 Object.defineProperty(state, "playing", { enumerable: true, get: () => !!player && player.busy });
 
@@ -271,7 +261,7 @@ function connectWebSocket(note) {
       setStatus(e.code === 1000 || e.code === 1001 ? "closed" : "error", why);
     }
   };
-  ws.onerror = () => showError("connection failed (is diffvoice serve running? token?)");
+  ws.onerror = () => view.error("connection failed (is diffvoice serve running? token?)");
 }
 
 function stop() {
@@ -304,7 +294,7 @@ function teardown() {
 function fail(message) {
   teardown();
   setStatus("error", "error");
-  showError(message);
+  view.error(message);
 }
 
 // --- microphone -----------------------------------------------------------------------------
@@ -331,18 +321,18 @@ function onEvent(text) {
       $("hint").hidden = true;
       break;
     case SERVER.SPEECH_STARTED:
-      activity("hearing you…");
+      view.activity("hearing you…");
       break;
     case SERVER.SPEECH_STOPPED:
-      turnView(t).user.classList.add("pending");
-      setText(turnView(t).user, "…");
-      activity("thinking…");
+      view.turn(t).user.classList.add("pending");
+      setText(view.turn(t).user, "…");
+      view.activity("thinking…");
       break;
     case SERVER.TRANSCRIPT_PARTIAL:
     case SERVER.TRANSCRIPT_FINAL: {
-      const v = turnView(t);
+      const v = view.turn(t);
       const final = ev.type === SERVER.TRANSCRIPT_FINAL;
-      if (final) record(t).transcript = ev.text;
+      if (final) view.record(t).transcript = ev.text;
       v.user.classList.toggle("pending", !final);
       setText(v.user, ev.text || "(nothing recognised)");
       if (final && ev.text) {
@@ -353,18 +343,18 @@ function onEvent(text) {
       break;
     }
     case SERVER.REPLY_TEXT: {
-      const r = record(t);
+      const r = view.record(t);
       r.reply = ev.final ? ev.text : (r.reply || "") + ev.delta;
-      const v = turnView(t);
+      const v = view.turn(t);
       v.bot.hidden = false;
       v.bot.classList.toggle("pending", !r.reply);
       setText(v.bot, r.reply || "…");
-      if (ev.final) activity("");
+      if (ev.final) view.activity("");
       break;
     }
     case SERVER.REPLY_AUDIO_START:
       audio = { turn: t, rate: ev.sample_rate, ended: false };
-      activity("speaking…");
+      view.activity("speaking…");
       break;
     case SERVER.REPLY_AUDIO_END:
       if (audio.turn === t) {
@@ -378,28 +368,28 @@ function onEvent(text) {
       state.stops += 1;
       if (audio.turn !== null && audio.turn <= t) audio = { turn: null, rate: 0, ended: false };
       syncPlayed();
-      activity("");
+      view.activity("");
       break;
     case SERVER.REPLY_INTERRUPTED: {
-      const r = record(t);
+      const r = view.record(t);
       r.interrupted = true;
       r.spoken = ev.spoken;
-      turnView(t).bot.classList.add("interrupted");
+      view.turn(t).bot.classList.add("interrupted");
       break;
     }
     case SERVER.TURN_METRICS:
-      record(t).latency_ms = ev.latency_ms;
-      record(t).stats = ev.stats;
-      drawLatency(t);
+      view.record(t).latency_ms = ev.latency_ms;
+      view.record(t).stats = ev.stats;
+      view.drawLatency(t);
       break;
     case SERVER.CONVERSATION_RESET:
-      activity("conversation reset");
+      view.activity("conversation reset");
       break;
     case SERVER.TOOL_CALL: {
       // A built-in tool the assistant used: shown under the question, before the reply.
-      const r = record(t);
+      const r = view.record(t);
       (r.tools = r.tools || []).push({ name: ev.name, arguments: ev.arguments, result: ev.result });
-      const v = turnView(t);
+      const v = view.turn(t);
       const note = document.createElement("div");
       note.className = "tool";
       note.textContent = `${ev.name}: ${ev.result}`;
@@ -408,9 +398,9 @@ function onEvent(text) {
     }
     case SERVER.TIMER_FIRED: {
       // A timer or reminder is due: the assistant speaks up in a turn of its own.
-      const r = record(t);
+      const r = view.record(t);
       r.timer = { label: ev.label, reminder: ev.reminder };
-      const v = turnView(t);
+      const v = view.turn(t);
       v.user.hidden = true;
       v.bot.hidden = false;
       v.bot.classList.add("timer");
@@ -420,16 +410,16 @@ function onEvent(text) {
     case SERVER.ERROR:
       state.errors.push(ev);
       if (t !== undefined && state.turns[t]) {
-        record(t).error = ev.message;
-        const v = turnView(t);
+        view.record(t).error = ev.message;
+        const v = view.turn(t);
         v.bot.hidden = false;
         v.bot.classList.remove("pending");
         v.bot.classList.add("failed");
         setText(v.bot, ev.message);
       } else {
-        showError(ev.message);
+        view.error(ev.message);
       }
-      activity("");
+      view.activity("");
       break;
     default:
       break;
@@ -447,122 +437,12 @@ function onPlaybackIdle() {
   if (audio.turn !== null && audio.ended) {
     send(CLIENT.PLAYBACK_DONE, { turn: audio.turn });
     audio = { turn: null, rate: 0, ended: false };
-    activity("");
+    view.activity("");
   }
 }
 
 function syncPlayed() {
   if (player) state.playedSamples = player.playedSamples;
-}
-
-// --- conversation view ----------------------------------------------------------------------
-function record(turn) {
-  if (!state.turns[turn]) state.turns[turn] = {};
-  return state.turns[turn];
-}
-
-const views = {};
-
-function turnView(turn) {
-  record(turn);
-  if (views[turn]) return views[turn];
-  const el = document.createElement("div");
-  el.className = "turn";
-  el.dataset.turn = turn;
-  const user = bubble("user", "you");
-  const bot = bubble("assistant", "assistant");
-  bot.hidden = true;
-  const lat = document.createElement("div");
-  lat.className = "latency";
-  lat.hidden = true;
-  el.append(user, bot, lat);
-  // Turns are numbered in order; keep the page in that order whatever arrives first.
-  const later = [...$("conversation").querySelectorAll(".turn")].find(
-    (n) => Number(n.dataset.turn) > turn,
-  );
-  $("conversation").insertBefore(el, later || null);
-  views[turn] = { el, user, bot, lat };
-  el.scrollIntoView({ block: "end" });
-  return views[turn];
-}
-
-function bubble(kind, who) {
-  const b = document.createElement("div");
-  b.className = `bubble ${kind}`;
-  const w = document.createElement("span");
-  w.className = "who";
-  w.textContent = who;
-  const t = document.createElement("span");
-  t.className = "text";
-  b.append(w, t);
-  return b;
-}
-
-function setText(b, text) {
-  b.querySelector(".text").textContent = text;
-}
-
-function drawLatency(turn) {
-  const lat = state.turns[turn].latency_ms || {};
-  const top = Math.max(0, ...Object.values(lat));
-  if (top > maxLatency) {
-    maxLatency = top;
-    Object.keys(views).forEach((k) => Number(k) !== turn && renderBar(Number(k)));
-  }
-  renderBar(turn);
-}
-
-function renderBar(turn) {
-  const r = state.turns[turn];
-  const v = views[turn];
-  if (!r || !v || !r.latency_ms) return;
-  const stages = STAGES.filter((s) => r.latency_ms[s] !== undefined)
-    .map((s) => [s, r.latency_ms[s]])
-    .sort((a, b) => a[1] - b[1]);
-  v.lat.replaceChildren();
-  const bar = document.createElement("div");
-  bar.className = "bar";
-  let prev = 0;
-  for (const [name, ms] of stages) {
-    const seg = document.createElement("div");
-    seg.className = `seg ${name}`;
-    seg.style.width = `${(Math.max(ms - prev, 0) / maxLatency) * 100}%`;
-    seg.style.background = `var(--s-${name})`;
-    seg.title = `${STAGE_LABELS[name]}: ${Math.round(ms)} ms (+${Math.round(ms - prev)})`;
-    bar.append(seg);
-    prev = Math.max(prev, ms);
-  }
-  const total = document.createElement("span");
-  total.className = "total";
-  const out = r.latency_ms.first_audio_out;
-  total.textContent = out !== undefined ? `${Math.round(out)} ms to voice` : "no audio";
-  const stats = document.createElement("span");
-  stats.className = "stats";
-  const s = r.stats || {};
-  stats.textContent = s.nfe !== undefined ? `${s.nfe} passes · ${s.tokens ?? "?"} tokens` : "";
-  v.lat.append(bar, total, stats);
-  v.lat.hidden = false;
-}
-
-function activity(text) {
-  $("activity").textContent = text;
-}
-
-function showError(message) {
-  state.errors.push({ message });
-  const p = document.createElement("p");
-  p.className = "error-line";
-  p.textContent = message;
-  $("conversation").append(p);
-}
-
-function legend() {
-  for (const s of STAGES) {
-    const span = document.createElement("span");
-    span.textContent = STAGE_LABELS[s];
-    span.style.setProperty("--c", `var(--s-${s})`);
-    $("legend").append(span);
-  }
 }
 
 // --- wiring ---------------------------------------------------------------------------------
@@ -577,5 +457,5 @@ $("text-form").addEventListener("submit", (e) => {
   if (text) send(CLIENT.TEXT_INPUT, { text });
   $("text").value = "";
 });
-legend();
+view.legend();
 setStatus("idle", "not connected");

@@ -1,5 +1,6 @@
-// The websocket protocol's event names (docs/protocol.md); serve/session.py holds the same
-// lists, and tests/web/test_protocol.py checks that the two agree.
+// The websocket protocol's event names (docs/protocol.md). The protocol's typed events (one
+// pydantic model per event) are in serve/protocol.py; tests/web/test_protocol.py checks that
+// these names are exactly those.
 
 export const PROTOCOL_VERSION = 1;
 
@@ -12,6 +13,8 @@ export const CLIENT = Object.freeze({
   CONVERSATION_RESET: "conversation.reset",
   FUNCTION_OUTPUT: "function.output",
   REPLY_CREATE: "reply.create",
+  INPUT_AUDIO_COMMIT: "input_audio.commit",
+  INPUT_AUDIO_CLEAR: "input_audio.clear",
 });
 
 /** Events the server sends (JSON text frames). Reply audio comes as binary frames. */

@@ -18,7 +18,7 @@ from tests.engine.tiny import make_checkpoint
 from voice.asr import normalize_text
 from voice.audio import SAMPLE_RATE, resample, write_wav
 from voice.config import AppConfig, load_config
-from voice.pipeline import Models
+from voice.models import Models
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MODEL = ROOT / "models" / "demo"

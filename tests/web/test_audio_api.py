@@ -15,7 +15,7 @@ from openai import OpenAI
 from tests.web.conftest import ServerThread, heard, words
 from voice.audio import SAMPLE_RATE, resample, wav_bytes
 from voice.config import AppConfig
-from voice.pipeline import Models
+from voice.models import Models
 
 QUESTION = "What is the capital of France?"
 

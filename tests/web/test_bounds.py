@@ -14,10 +14,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from serve.session import CLOSE_IDLE, CLOSE_TOO_SLOW, ProtocolError, parse_event
+from serve.protocol import ProtocolError, parse_event
+from serve.session import CLOSE_IDLE, CLOSE_TOO_SLOW
 from tests.web.conftest import ServerThread, tiny_config
 from tests.web.test_websocket import TIMEOUT, Client, open_client, wait_until
-from voice.pipeline import Models
+from voice.models import Models
 
 SMALL_OUTBOX = 65536  # the smallest allowed: one reply's audio at 192 kHz is well over it
 
@@ -156,7 +157,7 @@ def test_invalid_utf8_in_a_text_frame_closes_with_1007(bounded: ServerThread) ->
 def test_the_outbox_counts_bytes_and_asks_for_room_when_full() -> None:
     import asyncio
 
-    from serve.session import Outbox
+    from serve.outbox import Outbox
 
     calls: list[int] = []
     box = Outbox(max_bytes=100, on_full=lambda: calls.append(box.bytes))

@@ -20,7 +20,7 @@ import pytest
 from tests.web.conftest import ARTIFACTS, DEMO_MODEL, ServerThread, heard, words
 from voice.audio import SAMPLE_RATE, write_wav
 from voice.config import load_config
-from voice.pipeline import Models
+from voice.models import Models
 
 if os.environ.get("DIFFVOICE_BROWSER_TESTS", "1") == "0":
     pytest.skip("DIFFVOICE_BROWSER_TESTS=0", allow_module_level=True)

@@ -24,7 +24,7 @@ from tests.web.conftest import ServerThread, heard, tiny_config
 from tests.web.test_websocket import Client, open_client, wait_until
 from voice.audio import SAMPLE_RATE, resample
 from voice.config import AppConfig
-from voice.pipeline import Models
+from voice.models import Models
 
 QUESTION = "What is the capital of France?"
 FRAME = SAMPLE_RATE // 50  # 20 ms, as the page sends

@@ -17,13 +17,34 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from engine.tools import ToolFormatError, normalize_tool_choice, normalize_tools
-from serve.server import CLIENT_EVENTS, ProtocolError, VoiceServer, parse_event
+from serve.protocol import CLIENT_EVENTS, ProtocolError, parse_event
+from serve.server import VoiceServer
 from tests.web.conftest import ServerThread
 from tests.web.test_websocket import Client, open_client
 from voice.config import AppConfig
-from voice.pipeline import Models
+from voice.models import Models
 
 CODES = {"bad_json", "bad_event", "unknown_type"}
+# The client events as docs/protocol.md describes them, written here independently of the
+# pydantic models: name → field → (type or types, required). A parsed event must fit it.
+SPEC: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
+    "session.config": {
+        "output_sample_rate": (int, False),
+        "reply_audio": (bool, False),
+        "tools": (list, False),
+        "tool_choice": ((str, dict), False),
+        "instructions": (str, False),
+        "turn_detection": (str, False),
+    },
+    "text.input": {"text": (str, True)},
+    "interrupt": {},
+    "playback.done": {"turn": (int, True)},
+    "conversation.reset": {},
+    "function.output": {"call_id": (str, True), "output": (str, True)},
+    "reply.create": {},
+    "input_audio.commit": {},
+    "input_audio.clear": {},
+}
 FUZZ = settings(
     max_examples=300,
     deadline=None,
@@ -48,9 +69,9 @@ values = st.recursive(
     max_leaves=12,
 )
 field_names = st.sampled_from(
-    sorted({f for spec in CLIENT_EVENTS.values() for f in spec}) + ["type", "volume", ""]
+    sorted({f for spec in SPEC.values() for f in spec}) + ["type", "volume", ""]
 )
-types = st.sampled_from([*CLIENT_EVENTS, "dance", "", "text.input ", "Interrupt"]) | st.text(
+types = st.sampled_from([*SPEC, "dance", "", "text.input ", "Interrupt"]) | st.text(
     max_size=12
 )
 # Objects shaped like events: a (mostly) known type and (mostly) known fields of any value.
@@ -77,13 +98,21 @@ def check_event(text: str) -> str | None:
         assert e.code in CODES, e.code
         assert msg and "\n" not in msg and len(msg) <= 200, msg
         return e.code
-    spec = CLIENT_EVENTS[ev["type"]]
-    for name, value in ev.items():
-        if name != "type":
-            want = spec[name][0]
-            assert isinstance(value, want) and not (want is int and isinstance(value, bool))
-    assert all(name in ev for name, (_, required) in spec.items() if required)
+    fields = ev.model_dump(include=ev.model_fields_set)
+    spec = SPEC[fields.pop("type")]
+    for name, value in fields.items():
+        want = spec[name][0]
+        assert isinstance(value, want) and not (want is int and isinstance(value, bool))
+    assert all(name in fields for name, (_, required) in spec.items() if required)
+    if "turn_detection" in fields:
+        assert fields["turn_detection"] in ("server", "client")
     return None
+
+
+def test_the_fuzzers_spec_is_the_protocols() -> None:
+    assert set(SPEC) == set(CLIENT_EVENTS)
+    for name, model in CLIENT_EVENTS.items():
+        assert set(SPEC[name]) == set(model.model_fields) - {"type"}, name
 
 
 @FUZZ
@@ -148,6 +177,8 @@ def expected_error(message: str | bytes, cfg: AppConfig) -> str | None:
         return "too_large" if len(ev["output"]) > s.max_text_chars else "unknown_call"
     if ev["type"] == "reply.create":  # nor does the conversation ever end with one
         return "bad_event"
+    if ev["type"] == "input_audio.commit":  # the server decides turns here
+        return "bad_event"
     if ev["type"] == "text.input":
         text = " ".join(ev["text"].split())
         if not text:
@@ -202,7 +233,7 @@ def test_fuzz_session_messages(live: tuple[Client, AppConfig], messages: list) -
 def test_deep_nesting_is_bad_json_at_any_stack_depth() -> None:
     """The answer to a deeply nested event must not depend on how deep the parser's caller's
     stack is (json.loads fails at the recursion limit, which the caller's stack moves)."""
-    from serve.session import MAX_JSON_DEPTH, json_depth
+    from serve.protocol import MAX_JSON_DEPTH, json_depth
 
     assert json_depth('{"type": "text.input", "text": "[[[[{{{{"}' + "") == 0
     assert json_depth("[" * 40 + "]" * 40) == 40

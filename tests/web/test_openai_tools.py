@@ -1,4 +1,4 @@
-"""Tools and structured output through the OpenAI-compatible API (``serve/openai_api.py`` in the
+"""Tools and structured output through the OpenAI-compatible API (``serve/text_api.py`` in the
 one ASGI server), driven by the official ``openai`` client against a real server with a tiny
 random byte-level checkpoint: a random model
 only calls tools when forced, so forced calls are checked end to end and automatic ones through
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from engine import Engine, EngineConfig, EngineWorker, SamplingParams
 from engine.replies import ToolCallStream, reply_message
-from serve.openai_api import TextService
+from serve.text_service import TextService
 from tests.web.conftest import ServerThread, tool_checkpoint
 from voice.config import load_config
 

@@ -21,7 +21,7 @@ from tests.web.conftest import heard, tiny_config
 from tests.web.test_faults import BurstServer, send_audio
 from tests.web.test_websocket import open_client
 from voice.audio import SAMPLE_RATE, resample
-from voice.pipeline import Models
+from voice.models import Models
 
 _WRITE = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _EVENTS = ("os.rename", "os.replace", "os.remove", "os.unlink", "os.mkdir", "os.truncate")

@@ -1,14 +1,24 @@
-"""The protocol's two copies (serve/server.py and web/protocol.js) and its document agree, and
-client events are validated strictly."""
+"""The typed protocol (serve/protocol.py), web/protocol.js and the document agree, and client
+events are validated strictly."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
-from serve.server import CLIENT_EVENTS, PROTOCOL_VERSION, SERVER_EVENTS, ProtocolError, parse_event
+from serve import protocol as p
+from serve.protocol import (
+    CLIENT_EVENTS,
+    PROTOCOL_VERSION,
+    SERVER_EVENTS,
+    ProtocolError,
+    encode,
+    parse_event,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_JS = (ROOT / "web" / "protocol.js").read_text()
@@ -63,6 +73,9 @@ def test_document_describes_every_event() -> None:
         ('{"type": "session.config", "tool_choice": 1}', "bad_event"),
         ('{"type": "session.config", "reply_audio": 0}', "bad_event"),
         ('{"type": "function.output", "call_id": "c"}', "bad_event"),
+        ('{"type": "session.config", "tools": null}', "bad_event"),  # absent, or a list
+        ('{"type": "session.config", "turn_detection": "server_vad"}', "bad_event"),
+        ('{"type": "session.config", "instructions": 5}', "bad_event"),
         ("[" * 100_000, "bad_json"),
     ],
     ids=lambda v: v[:24] if isinstance(v, str) else v,
@@ -74,12 +87,34 @@ def test_bad_events_are_rejected(text: str, code: str) -> None:
 
 
 def test_good_events_pass() -> None:
-    assert parse_event('{"type": "interrupt"}') == {"type": "interrupt"}
+    assert parse_event('{"type": "interrupt"}') == p.Interrupt()
     assert parse_event('{"type": "session.config", "output_sample_rate": 44100}')
-    assert parse_event('{"type": "playback.done", "turn": 3}')["turn"] == 3
-    assert parse_event('{"type": "text.input", "text": "hi"}')["text"] == "hi"
+    assert parse_event('{"type": "playback.done", "turn": 3}').turn == 3
+    assert parse_event('{"type": "text.input", "text": "hi"}').text == "hi"
+    assert parse_event('{"type": "input_audio.commit"}') == p.InputAudioCommit()
+    ev = parse_event('{"type": "session.config", "turn_detection": "client", "instructions": ""}')
+    assert (ev.turn_detection, ev.instructions, ev.model_fields_set) == (
+        "client", "", {"type", "turn_detection", "instructions"})
     assert parse_event('{"type": "session.config", "tool_choice": {"type": "function"}}')
     assert parse_event('{"type": "session.config", "tools": [], "reply_audio": false}')
     assert parse_event('{"type": "function.output", "call_id": "c", "output": ""}')
     with pytest.raises(ProtocolError, match="tool_choice must be str or dict"):
         parse_event('{"type": "session.config", "tool_choice": 1}')
+
+
+def test_every_event_is_one_model_and_encodes_as_given() -> None:
+    """One model per wire event, its ``type`` the discriminator; an event encodes to exactly
+    its fields (an optional one left out stays out)."""
+    for name, model in {**CLIENT_EVENTS, **SERVER_EVENTS}.items():
+        assert model.model_fields["type"].default == name
+    assert encode(p.Error(code="x", message="m")) == '{"type":"error","code":"x","message":"m"}'
+    assert encode(p.ReplyText(turn=2, final=False, delta="Hi")) == \
+        '{"type":"reply.text","turn":2,"final":false,"delta":"Hi"}'
+    assert json.loads(encode(p.ReplyAudioStart(turn=1, sample_rate=22050))) == {
+        "type": "reply.audio.start", "turn": 1, "sample_rate": 22050, "encoding": "pcm_s16le",
+        "channels": 1,
+    }
+    fired = p.TimerFired(turn=3, text="Done.", label=None, reminder=None, seconds=60.0)
+    assert json.loads(encode(fired))["label"] is None  # given as null: sent as null
+    with pytest.raises(ValidationError):
+        p.SpeechStarted(turn="1", at_ms=0.0)  # no coercion on the way out either

@@ -23,7 +23,7 @@ from openai import AsyncOpenAI, OpenAI
 
 from tests.web.conftest import ServerThread, heard, tiny_config, tool_checkpoint
 from voice.audio import resample
-from voice.pipeline import Models
+from voice.models import Models
 
 TIMEOUT = 120  # s; the machine is shared
 QUESTION = "What is the capital of France?"
@@ -246,19 +246,16 @@ def test_appended_audio_is_resampled_as_one_stream() -> None:
     """24 kHz audio appended in 20 ms pieces reaches the session as one continuous 16 kHz
     signal, at once: resampling each piece alone would put a click at every edge, and a block
     resampler would hold back up to 37 ms (no server needed)."""
-    from serve.realtime import RealtimeTransport
+    from serve.realtime import RealtimeEvents
     from voice.audio import SAMPLE_RATE
 
     class Sock:
         async def send(self, message: str) -> None:
             pass
 
-    async def transcribe(audio: np.ndarray) -> str:
-        return ""
-
     t = np.arange(RATE) / RATE
     tone = (8000 * np.sin(2 * np.pi * 440 * t)).astype("<i2")
-    rt = RealtimeTransport(Sock(), transcribe, "m")
+    rt = RealtimeEvents(Sock(), "m")
     rt._pending.clear()
     piece = RATE // 50
 

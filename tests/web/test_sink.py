@@ -8,7 +8,8 @@ import json
 
 import numpy as np
 
-from serve.server import Outbox, WebSocketSink
+from serve.outbox import Outbox, WebSocketSink
+from serve.protocol import encode
 
 
 class FakeClock:
@@ -26,7 +27,7 @@ def drain(box: Outbox) -> list[str | bytes]:
         box.close()
         out = []
         while (m := await box.get()) is not None:
-            out.append(m)
+            out.append(m if isinstance(m, bytes | str) else encode(m))  # as /ws sends them
         return out
 
     return asyncio.run(take())

@@ -20,7 +20,7 @@ from aiortc.mediastreams import MediaStreamTrack
 
 from tests.web.conftest import ServerThread, heard, tiny_config
 from voice.audio import resample
-from voice.pipeline import Models
+from voice.models import Models
 
 QUESTION = "What is the capital of France?"
 MIC_RATE = 48000

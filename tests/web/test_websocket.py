@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from serve.server import ServerError, VoiceServer, check_exposure, resolve_token, serve
 from tests.web.conftest import ROOT, ServerThread, tiny_config
 from voice.config import AppConfig
-from voice.pipeline import Models
+from voice.models import Models
 
 TIMEOUT = 60  # s; generous: the machine is shared
 
@@ -227,7 +227,8 @@ def test_static_files_are_served(server: ServerThread) -> None:
     port = server.server.port
     status, body = http_get(port, "/")
     assert status == 200 and b"<title>diffvoice</title>" in body
-    for name in ("app.js", "protocol.js", "player.js", "capture-worklet.js", "style.css"):
+    web = ("app.js", "view.js", "protocol.js", "player.js", "capture-worklet.js", "style.css")
+    for name in web:
         status, body = http_get(port, f"/{name}?v=1")
         assert status == 200 and body == (ROOT / "web" / name).read_bytes(), name
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:

@@ -1,9 +1,10 @@
 """``diffvoice``: the command line.
 
 Subcommands: ``run`` (the voice assistant), ``chat`` (text), ``api`` (OpenAI-compatible
-server), ``serve`` (the browser client), ``bench`` (decoding benchmark), ``train`` / ``eval``
-(the bundled demo model). Every subcommand takes ``--config`` and ``--set key=value``. Errors
-are one line on stderr and a non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
+server), ``serve`` (the browser client), ``cluster`` (serve's application on Ray Serve),
+``bench`` (decoding benchmark), ``train`` / ``eval`` (the bundled demo model). Every
+subcommand takes ``--config`` and ``--set key=value``. Errors are one line on stderr and a
+non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
 """
 
 from __future__ import annotations
@@ -246,6 +247,21 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_cluster(args) -> int:
+    from serve.cluster import run_cluster
+
+    sets = list(args.set)
+    for key, value in (("address", args.address), ("host", args.host), ("port", args.port)):
+        if value is not None:
+            sets.append(f'cluster.{key}="{value}"' if key != "port" else f"cluster.port={value}")
+    args.set = sets
+    cfg = _load(args)
+    if args.token:
+        cfg.server.token = args.token
+    run_cluster(cfg, progress=_progress)
+    return 0
+
+
 def cmd_wyoming(args) -> int:
     from serve.wyoming import serve_wyoming
 
@@ -346,6 +362,20 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--llm-url", default=None,
                     help="use an OpenAI-compatible endpoint for replies instead of the engine")
 
+    cl = sub.add_parser(
+        "cluster", help="serve's application as Ray Serve deployments (docs/scale-out.md)"
+    )
+    _common(cl)
+    cl.add_argument("--address", default=None,
+                    help="join this Ray cluster (ray start --head printed it; 'auto': the "
+                         "local one); default: start a one-node cluster")  # fmt: skip
+    cl.add_argument("--host", default=None, help="Serve's HTTP proxy (default 127.0.0.1)")
+    cl.add_argument("--port", type=int, default=None, help="default 8000")
+    cl.add_argument("--token", default=None,
+                    help="access token /ws and /v1 require (or DIFFVOICE_TOKEN)")
+    cl.add_argument("--llm-url", default=None,
+                    help="use an OpenAI-compatible endpoint for replies instead of the engine")
+
     w = sub.add_parser(
         "wyoming", help="Home Assistant's Wyoming protocol: asr, tts and handle on one port"
     )
@@ -378,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             "chat": cmd_chat,
             "api": cmd_api,
             "serve": cmd_serve,
+            "cluster": cmd_cluster,
             "wyoming": cmd_wyoming,
             "train": cmd_train,
             "eval": cmd_eval,

@@ -5,6 +5,8 @@
 the OpenAI Realtime API over it, ``webrtc`` both as WebRTC calls; ``text_api`` (its bodies in
 ``text_requests``, the engine in ``text_service``, the answers in ``text_replies``) and
 ``audio_api`` the text and audio endpoints, ``http_api`` the errors and routes they share;
-``access`` the token and origin checks; ``wyoming`` the Wyoming server Home Assistant talks to.
+``access`` the token and origin checks; ``wyoming`` the Wyoming server Home Assistant talks to;
+``cluster`` the same application as Ray Serve deployments (``diffvoice cluster``), its front-ends
+reaching the speech stages and the engine through ``cluster_stages``.
 ``voice`` never imports ``serve``.
 """

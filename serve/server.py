@@ -145,7 +145,10 @@ class VoiceServer:
     async def start(self) -> None:
         limit = self.cfg.server.max_message_bytes
         config = uvicorn.Config(
-            self.app, ws=LingeringWebSocket, lifespan="off", log_config=None,
+            # asyncio and h11 by name: "auto" would take uvloop and httptools, which ray[serve]
+            # installs, and the server would change under its tests with the environment.
+            self.app, loop="asyncio", http="h11", ws=LingeringWebSocket, lifespan="off",
+            log_config=None,
             access_log=False, server_header=False, headers=[("server", "diffvoice")],
             backlog=BACKLOG, timeout_graceful_shutdown=5,
             # Up to twice the limit is read and answered with an error event; beyond that the

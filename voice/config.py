@@ -7,7 +7,7 @@ the key. ``configs/*.toml`` hold the named presets.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +225,63 @@ class ApiConfig:
 
 
 @dataclass
+class DeploymentConfig:
+    """One Ray Serve deployment of ``diffvoice cluster`` (serve/cluster.py): its replicas and
+    what each one reserves. ``max_replicas`` 0 keeps ``replicas`` fixed; above it, Serve scales
+    between ``min_replicas`` and ``max_replicas`` to keep ``target_ongoing_requests`` per replica
+    (a front-end's ongoing requests are its open sessions)."""
+
+    replicas: int = 1
+    min_replicas: int = 1
+    max_replicas: int = 0
+    target_ongoing_requests: float = 2.0
+    max_ongoing_requests: int = 0  # requests one replica takes at once; 0: the stage's default
+    num_cpus: float = 0.25
+    num_gpus: float = 0.0
+
+    def check(self, name: str) -> None:
+        """Raise ValueError naming ``cluster.<name>.<key>`` for a bad value."""
+        key = f"cluster.{name}"
+        if not 1 <= self.replicas <= 1024:
+            raise ValueError(f"{key}.replicas must be between 1 and 1024")
+        if self.max_replicas and not 0 <= self.min_replicas <= self.replicas <= self.max_replicas:
+            raise ValueError(
+                f"{key}: min_replicas <= replicas <= max_replicas must hold when autoscaling"
+            )
+        if not 0 <= self.max_replicas <= 1024:
+            raise ValueError(f"{key}.max_replicas must be between 0 (fixed) and 1024")
+        if not 0 < self.target_ongoing_requests <= 10_000:
+            raise ValueError(f"{key}.target_ongoing_requests must be positive")
+        if not 0 <= self.max_ongoing_requests <= 100_000:
+            raise ValueError(f"{key}.max_ongoing_requests must be between 0 (default) and 100000")
+        if not 0 <= self.num_cpus <= 1024 or not 0 <= self.num_gpus <= 64:
+            raise ValueError(f"{key}.num_cpus and num_gpus must not be negative")
+
+
+@dataclass
+class ClusterConfig:
+    """``diffvoice cluster``: the application as Ray Serve deployments (docs/scale-out.md).
+
+    ``address`` joins a running Ray cluster (``ray start --head`` printed it; "auto" finds the
+    local one); "" starts a one-node cluster in this process. Serve's HTTP proxy listens on
+    ``host``:``port`` on every node (``server.token`` is required off loopback, as for serve)."""
+
+    address: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    frontend: DeploymentConfig = field(default_factory=lambda: DeploymentConfig(num_cpus=0.5))
+    asr: DeploymentConfig = field(default_factory=lambda: DeploymentConfig(replicas=2))
+    tts: DeploymentConfig = field(default_factory=DeploymentConfig)
+    engine: DeploymentConfig = field(default_factory=lambda: DeploymentConfig(num_cpus=0.5))
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError("cluster.port must be between 0 and 65535")
+        for name in ("frontend", "asr", "tts", "engine"):
+            getattr(self, name).check(name)
+
+
+@dataclass
 class AppConfig:
     engine: EngineConfig = field(default_factory=EngineConfig)
     sampling: SamplingParams = field(default_factory=SamplingParams)
@@ -235,6 +292,7 @@ class AppConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     api: ApiConfig = field(default_factory=ApiConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
 
     def __post_init__(self) -> None:
         a = self.assistant
@@ -243,7 +301,9 @@ class AppConfig:
             a.history_turns = 1 if demo else 0
 
 
-def _build(cls: type, data: dict, prefix: str) -> Any:
+def _build(cls: type, data: dict, prefix: str, base: Any = None) -> Any:
+    """``cls`` from ``data`` (checked key by key); the fields ``data`` leaves out keep ``base``'s
+    values (a section's own defaults, as ``cluster.asr``'s two replicas), else the class's."""
     known = {f.name: f for f in fields(cls)}
     kwargs = {}
     for key, value in data.items():
@@ -254,12 +314,12 @@ def _build(cls: type, data: dict, prefix: str) -> Any:
         if default is not None and is_dataclass(default):
             if not isinstance(value, dict):
                 raise ConfigError(f"config key {name!r} must be a table")
-            kwargs[key] = _build(type(default), value, f"{name}.")
+            kwargs[key] = _build(type(default), value, f"{name}.", default)
         else:
             expected = known[key].type
             kwargs[key] = _coerce(value, expected, name)
     try:
-        return cls(**kwargs)
+        return cls(**kwargs) if base is None else replace(base, **kwargs)
     except (ValueError, TypeError) as e:
         raise ConfigError(f"invalid config: {e}") from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from voice.config import AppConfig
 from voice.llm import LocalLLM, RemoteLLM
@@ -15,7 +16,17 @@ from voice.tools import tools_supported
 class Models:
     """Whisper, Piper and the LLM back-end: loaded once, shared by every conversation."""
 
-    def __init__(self, cfg: AppConfig, progress: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        cfg: AppConfig,
+        progress: Callable[[str], None] | None = None,
+        *,
+        asr: Any = None,
+        tts: Any = None,
+        llm: Any = None,
+    ) -> None:
+        """``asr``, ``tts``, ``llm``: stages made elsewhere, with the local ones' interfaces
+        (``diffvoice cluster`` passes ones that call other processes), instead of loading them."""
         from voice.asr import Transcriber
         from voice.tts import Synthesizer
 
@@ -23,26 +34,39 @@ class Models:
         a = cfg.asr
         from voice.remote_speech import RemoteSynthesizer, RemoteTranscriber
 
-        self.asr: Transcriber | RemoteTranscriber = Transcriber(
-            None if a.model == "bundled" else a.model,
-            device=a.device,
-            compute_type=None if a.compute_type == "auto" else a.compute_type,
-            language=a.language,
-            beam_size=a.beam_size,
-            window_s=a.window_s,
-            max_rtf=a.max_rtf,
-            progress=progress,
-        ) if not a.url else RemoteTranscriber(a.url, api_key=a.api_key)  # asr.url: elsewhere
-        self.tts: Synthesizer | RemoteSynthesizer = Synthesizer(
-            None if cfg.tts.voice == "bundled" else cfg.tts.voice,
-            volume=cfg.tts.volume,
-            progress=progress,
-        ) if not cfg.tts.url else RemoteSynthesizer(cfg.tts.url, api_key=cfg.tts.api_key)
-        s = cfg.assistant
-        if s.llm_url:
-            self.llm: LocalLLM | RemoteLLM = RemoteLLM(
-                s.llm_url, s.llm_model, s.llm_api_key, cfg.sampling
+        self.asr: Transcriber | RemoteTranscriber
+        if asr is not None:
+            self.asr = asr
+        elif a.url:  # asr.url: elsewhere
+            self.asr = RemoteTranscriber(a.url, api_key=a.api_key)
+        else:
+            self.asr = Transcriber(
+                None if a.model == "bundled" else a.model,
+                device=a.device,
+                compute_type=None if a.compute_type == "auto" else a.compute_type,
+                language=a.language,
+                beam_size=a.beam_size,
+                window_s=a.window_s,
+                max_rtf=a.max_rtf,
+                progress=progress,
             )
+        self.tts: Synthesizer | RemoteSynthesizer
+        if tts is not None:
+            self.tts = tts
+        elif cfg.tts.url:
+            self.tts = RemoteSynthesizer(cfg.tts.url, api_key=cfg.tts.api_key)
+        else:
+            self.tts = Synthesizer(
+                None if cfg.tts.voice == "bundled" else cfg.tts.voice,
+                volume=cfg.tts.volume,
+                progress=progress,
+            )
+        s = cfg.assistant
+        self.llm: LocalLLM | RemoteLLM
+        if llm is not None:
+            self.llm = llm
+        elif s.llm_url:
+            self.llm = RemoteLLM(s.llm_url, s.llm_model, s.llm_api_key, cfg.sampling)
         else:
             if progress:
                 progress(f"Loading diffusion LM {cfg.engine.model} ...")

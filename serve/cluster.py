@@ -1,0 +1,306 @@
+"""``diffvoice cluster``: the application of ``diffvoice serve`` as Ray Serve deployments.
+
+    Serve's HTTP proxy (every node, cluster.host:cluster.port)
+        └── Frontend  ×cluster.frontend   the ASGI app: page, /ws, /v1/realtime, /v1/*, sessions
+              ├── Asr      ×cluster.asr     Whisper             handle.transcribe(audio) → text
+              ├── Tts      ×cluster.tts     Piper, streamed     handle.synthesize_stream → chunks
+              └── Engine   ×cluster.engine  the diffusion LM    handle.run(request) → events
+                                            (one EngineWorker per replica batches every
+                                            front-end's requests; none with assistant.llm_url)
+
+A front-end replica is a :class:`serve.server.VoiceServer` whose :class:`voice.models.Models`
+holds the stages of serve/cluster_stages.py instead of loaded models; its Starlette app is the
+replica's ASGI app (``@serve.ingress`` with ``__serve_build_asgi_app__``: Serve takes any ASGI
+app, websockets included). Each deployment's replicas, autoscaling and resources come from
+``[cluster]`` (voice/config.py). docs/scale-out.md has the picture in full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from ray import serve
+
+from serve.access import ServerError, check_exposure, resolve_token
+from serve.links import bind
+from voice.config import AppConfig, DeploymentConfig
+
+log = logging.getLogger("serve.cluster")
+
+APP_NAME = "diffvoice"
+# Requests one replica takes at once, unless cluster.<stage>.max_ongoing_requests says: a
+# Whisper or Piper call keeps a core busy, so a few (queued beyond: the router sends them to a
+# replica with room); the engine batches every stream it holds. A front-end's are its sessions
+# and HTTP requests: server.max_sessions and room for the rest.
+_DEFAULT_ONGOING = {"asr": 4, "tts": 8, "engine": 256}
+_DEBUG = bool(os.environ.get("DIFFVOICE_DEBUG"))
+
+
+class Asr:
+    """Whisper (voice.asr.Transcriber) on one replica."""
+
+    def __init__(self, cfg: AppConfig) -> None:
+        from voice.asr import Transcriber
+
+        a = cfg.asr
+        self.asr = Transcriber(
+            None if a.model == "bundled" else a.model, device=a.device,
+            compute_type=None if a.compute_type == "auto" else a.compute_type,
+            language=a.language, beam_size=a.beam_size, window_s=a.window_s, max_rtf=a.max_rtf,
+        )
+        self.asr.load()
+
+    async def transcribe(self, audio: Any) -> str:
+        return await asyncio.to_thread(self.asr.transcribe, audio)
+
+
+class Tts:
+    """Piper (voice.tts.Synthesizer) on one replica; chunks stream back as they are made."""
+
+    def __init__(self, cfg: AppConfig) -> None:
+        from voice.tts import Synthesizer
+
+        self.tts = Synthesizer(
+            None if cfg.tts.voice == "bundled" else cfg.tts.voice, volume=cfg.tts.volume
+        )
+        self.tts.load()
+
+    def sample_rate(self) -> int:
+        return self.tts.sample_rate
+
+    async def synthesize_stream(self, text: str, first_max_chars: int) -> AsyncIterator[Any]:
+        it = self.tts.synthesize_stream(text, first_max_chars)
+        end = object()
+        while (chunk := await asyncio.to_thread(next, it, end)) is not end:
+            yield chunk
+
+
+class Engine:
+    """The diffusion LM: one EngineWorker per replica, batching every request it is sent."""
+
+    def __init__(self, cfg: AppConfig) -> None:
+        from engine import Engine as Loaded
+        from engine import EngineWorker
+
+        self.worker = EngineWorker(Loaded.load(cfg.engine))
+
+    def info(self) -> dict:
+        """What a front-end needs locally: the tokenizer (prompt lengths, template support)
+        and the context sizes the text API quotes in its errors."""
+        e = self.worker.engine
+        return {"tokenizer": e.tokenizer, "max_len": e.max_len, "model_cfg": e.model.cfg}
+
+    async def run(
+        self, rid: str, messages: Any, params: Any, stream: bool, tools: Any, prompt_ids: Any
+    ) -> AsyncIterator[Any]:
+        """``("accepted",)`` or ``("refused", message, reason)``, then the request's events
+        (text deltas, then its GenerationResult). A cancelled call aborts the request."""
+        from engine import GenerationResult, RequestError
+
+        loop = asyncio.get_running_loop()
+        q: asyncio.Queue = asyncio.Queue()
+
+        def on_event(ev: Any) -> None:
+            loop.call_soon_threadsafe(q.put_nowait, ev)
+
+        def submit() -> None:
+            self.worker.submit(messages, params, stream=stream, request_id=rid,
+                               on_event=on_event, tools=tools, prompt_ids=prompt_ids)  # fmt: skip
+
+        try:  # tokenising happens in submit: off the replica's event loop
+            await asyncio.to_thread(submit)
+        except RequestError as e:
+            yield ("refused", str(e), e.reason)
+            return
+        yield ("accepted",)
+        done = False
+        try:
+            while not done:
+                ev = await q.get()
+                done = isinstance(ev, GenerationResult)
+                yield ev
+        finally:
+            if not done:  # cancelled: the front-end's abort, or its caller went away
+                self.worker.abort(rid)
+
+    def __del__(self) -> None:
+        self.worker.close()
+
+
+@serve.ingress()
+class Frontend:
+    """Sessions and HTTP: a VoiceServer whose stages are the other deployments' handles."""
+
+    async def __init__(self, cfg: AppConfig, asr: Any, tts: Any, engine: Any | None) -> None:
+        from serve.cluster_stages import ClusterSynthesizer, ClusterTranscriber, ClusterWorker
+        from serve.server import VoiceServer
+        from voice.llm import LocalLLM
+        from voice.models import Models
+
+        llm = None
+        if engine is not None:  # else Models makes the RemoteLLM of assistant.llm_url
+            info = await engine.info.remote()
+            worker = ClusterWorker(engine, info["tokenizer"], info["max_len"], info["model_cfg"])
+            llm = LocalLLM(worker, cfg.sampling)
+        rate = await tts.sample_rate.remote()
+        self.models = Models(
+            cfg, asr=ClusterTranscriber(asr, cfg.asr.window_s),
+            tts=ClusterSynthesizer(tts, rate), llm=llm,
+        )
+        c = cfg.cluster
+        self.server = VoiceServer(self.models, cfg, c.host, c.port, cfg.server.token or None)
+
+    def __serve_build_asgi_app__(self) -> Any:
+        return self.server.app
+
+    async def __del__(self) -> None:
+        if self.server.voice is not None:
+            await self.server.voice.close()
+        self.models.close()
+
+
+def _options(d: DeploymentConfig, ongoing: int) -> dict:
+    opts: dict[str, Any] = {
+        "ray_actor_options": {"num_cpus": d.num_cpus, "num_gpus": d.num_gpus},
+        "max_ongoing_requests": d.max_ongoing_requests or ongoing,
+        # a line per call (Serve's default) is noise at a turn's rate; DIFFVOICE_DEBUG shows it
+        "logging_config": {"log_level": "INFO" if _DEBUG else "WARNING",
+                           "enable_access_log": _DEBUG},  # fmt: skip
+    }
+    if d.max_replicas:
+        opts["autoscaling_config"] = {
+            "min_replicas": d.min_replicas, "initial_replicas": d.replicas,
+            "max_replicas": d.max_replicas, "target_ongoing_requests": d.target_ongoing_requests,
+        }
+    else:
+        opts["num_replicas"] = d.replicas
+    return opts
+
+
+def application(cfg: AppConfig) -> Any:
+    """The bound application: a front-end over ASR, TTS and (without ``assistant.llm_url``)
+    the engine, each with its ``[cluster]`` settings."""
+    c = cfg.cluster
+
+    def deployment(cls: type, name: str, d: DeploymentConfig, ongoing: int) -> Any:
+        return serve.deployment(cls, name=name, **_options(d, ongoing))
+
+    asr = deployment(Asr, "asr", c.asr, _DEFAULT_ONGOING["asr"]).bind(cfg)
+    tts = deployment(Tts, "tts", c.tts, _DEFAULT_ONGOING["tts"]).bind(cfg)
+    engine = None
+    if not cfg.assistant.llm_url:
+        engine = deployment(Engine, "engine", c.engine, _DEFAULT_ONGOING["engine"]).bind(cfg)
+    front = deployment(Frontend, "frontend", c.frontend, 2 * cfg.server.max_sessions + 16)
+    return front.bind(cfg, asr, tts, engine)
+
+
+def start(cfg: AppConfig, progress: Callable[[str], None] | None = None) -> str:
+    """Join (``cluster.address``) or start a Ray cluster, deploy the application and wait until
+    every replica is up; returns the front-end's URL. :func:`stop` undoes it."""
+    import ray
+
+    say = progress or (lambda _m: None)
+    c = cfg.cluster
+    check_models(cfg)
+    if not ray.is_initialized():  # a caller (a test) may have started its own
+        say(f"Ray: {'joining ' + c.address if c.address else 'starting a one-node cluster'} ...")
+        try:
+            ray.init(address=c.address or None, include_dashboard=False,
+                     logging_level=logging.WARNING, log_to_driver=_DEBUG)  # fmt: skip
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            where = f"join the Ray cluster at {c.address}" if c.address else "start Ray"
+            raise ServerError(f"cannot {where}: {_first_line(e)}") from None
+    say("Deploying frontend, asr, tts" + ("" if cfg.assistant.llm_url else ", engine") + " ...")
+    try:
+        serve.start(http_options={"host": c.host, "port": c.port}, logging_config={
+            "log_level": "INFO" if _DEBUG else "WARNING", "enable_access_log": _DEBUG})  # fmt: skip
+        serve.run(application(cfg), name=APP_NAME, route_prefix="/")
+    except Exception as e:  # a replica's constructor failed; Serve's message names which
+        raise ServerError(f"{_first_line(_cause(e))} (the replicas' errors are in "
+                          "/tmp/ray/session_latest/logs/serve/)") from None  # fmt: skip
+    host = f"[{c.host}]" if ":" in c.host else c.host
+    return f"http://{host}:{c.port}/"
+
+
+def check_models(cfg: AppConfig) -> None:
+    """Refuse, before starting anything, model files that are not here (the replicas would
+    fail to start, and Serve's error does not say why): the same one-line errors as ``serve``.
+    Every node needs them at the same paths; this checks the one running ``diffvoice cluster``."""
+    from pathlib import Path
+
+    from engine.checkpoint import ModelLoadError
+    from voice.asr import Transcriber
+    from voice.tts import Synthesizer
+
+    if not cfg.asr.url:
+        Transcriber(None if cfg.asr.model == "bundled" else cfg.asr.model, device="cpu")
+    if not cfg.tts.url:
+        Synthesizer(None if cfg.tts.voice == "bundled" else cfg.tts.voice)
+    m = cfg.engine.model
+    looks_local = m.startswith((".", "/", "~")) or Path(m).expanduser().exists()
+    if not cfg.assistant.llm_url and looks_local and not Path(m).expanduser().is_dir():
+        raise ModelLoadError(f"model path {m} is not a checkpoint folder")
+
+
+def _cause(e: BaseException) -> BaseException:
+    """The replica's own exception inside Ray's wrappers, where there is one."""
+    while isinstance(getattr(e, "cause", None), BaseException):
+        e = e.cause  # type: ignore[attr-defined]
+    return e
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return lines[0] if lines else type(e).__name__
+
+
+def stop(joined: bool = False) -> None:
+    """Take the application down and leave the Ray cluster (a local one stops). ``joined``: a
+    cluster others may use, where only this application goes (Serve and the rest stay)."""
+    import ray
+
+    if not ray.is_initialized():  # serve.shutdown() would start Ray to find nothing there
+        return
+    try:
+        if joined:
+            serve.delete(APP_NAME)
+        else:
+            serve.shutdown()
+    finally:
+        ray.shutdown()
+
+
+def run_cluster(cfg: AppConfig, progress: Callable[[str], None] | None = None) -> None:
+    """``diffvoice cluster``: deploy, print the URL, serve until Ctrl-C, then shut down."""
+    import signal
+    import threading
+    import time
+
+    token = resolve_token(None, cfg.server.token)
+    check_exposure(cfg.cluster.host, token)
+    cfg.server.token = token or ""
+    check_models(cfg)
+    if not cfg.cluster.address:  # this machine's proxy: a taken port is a one-line error here
+        bind(cfg.cluster.host, cfg.cluster.port).close()
+    t0 = time.perf_counter()
+    stopping = threading.Event()
+    try:
+        url = start(cfg, progress)
+        # After ray.init, whose own SIGTERM handler ends the process on the spot (replicas and
+        # Ray's agents left behind); SIGINT too, which a shell leaves ignored in a background job.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stopping.set())
+        print(f"diffvoice cluster: open {url} (API at {url}v1; deployed in "
+              f"{time.perf_counter() - t0:.0f} s; Ctrl-C to stop)", flush=True)  # fmt: skip
+        while not stopping.wait(1.0):
+            pass
+        print("diffvoice cluster: stopping ...", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("diffvoice cluster: stopping ...", file=sys.stderr, flush=True)
+    finally:
+        stop(joined=bool(cfg.cluster.address))

@@ -1,0 +1,228 @@
+"""``diffvoice cluster`` on a one-node Ray cluster, with the tiny LM, the real Whisper and Piper:
+the application deployed as front-end, ASR (two replicas), TTS and engine deployments, reached
+through Serve's HTTP proxy as a client reaches plain ``serve``. A typed and a spoken turn over
+``/ws``, the OpenAI client's chat completion and Realtime session, and an ASR replica killed
+during a turn.
+
+The retry itself (a call whose replica died goes to another) is checked without Ray first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from ray import exceptions as rex
+
+from serve.cluster_stages import ClusterTranscriber, StageError
+from tests.web.conftest import heard, tiny_config
+from tests.web.test_websocket import Client, open_client
+from voice.audio import read_wav
+
+QUESTION = "What is the capital of France?"
+FRAME = 320  # 20 ms at 16 kHz, as the page sends
+METRICS = {"asr_done", "first_text", "reply_done", "first_audio_out"}
+
+
+# --- the retry, without a cluster -------------------------------------------------------------
+class _Answer:
+    def __init__(self, outcome) -> None:
+        self.outcome = outcome
+
+    def result(self, timeout_s: float | None = None):
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self.outcome
+
+
+def _handle(*outcomes) -> SimpleNamespace:
+    """A handle whose ``transcribe.remote`` answers with ``outcomes`` in turn."""
+    left = list(outcomes)
+    return SimpleNamespace(transcribe=SimpleNamespace(remote=lambda _a: _Answer(left.pop(0))))
+
+
+def test_a_call_whose_replica_died_goes_to_another() -> None:
+    audio = np.ones(1600, np.int16)
+    asr = ClusterTranscriber(_handle(rex.ActorDiedError(), "hello there"), window_s=15)
+    assert asr.transcribe(audio) == "hello there"
+    lost = ClusterTranscriber(_handle(*[rex.ActorDiedError()] * 3), window_s=15)
+    with pytest.raises(StageError, match="^asr: ActorDiedError"):
+        lost.transcribe(audio)
+    slow = _handle(TimeoutError(), "never asked")
+    with pytest.raises(StageError, match="did not answer"):  # not a lost replica: no retry
+        ClusterTranscriber(slow, window_s=15).transcribe(audio)
+
+
+# --- the cluster --------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster(tiny_model) -> Iterator[str]:
+    """The application on a local Ray cluster (no speculative start: each spoken turn calls
+    Whisper once, after it ends); yields its port. Ray is shut down at the end."""
+    import ray
+
+    from serve import cluster as cl
+
+    port = _free_port()
+    cfg = tiny_config(tiny_model, f"cluster.port={port}", "assistant.speculative=false")
+    ray.init(num_cpus=4, include_dashboard=False, logging_level="WARNING",
+             log_to_driver=bool(os.environ.get("DIFFVOICE_DEBUG")))  # fmt: skip
+    try:
+        cl.start(cfg)
+        yield port
+    finally:
+        cl.stop()
+
+
+def _ws(port: int) -> str:
+    return f"ws://127.0.0.1:{port}/ws"
+
+
+def speak(c: Client, path) -> None:
+    """``path``'s audio into the session, twice as fast as real time (the burst it allows)."""
+    audio = read_wav(path)
+    for i in range(0, len(audio), FRAME):
+        c.ws.send(audio[i : i + FRAME].tobytes())
+        time.sleep(0.01)
+
+
+def whole_turn(c: Client, turn: int) -> dict:
+    """Read until ``turn`` ends; its ``turn.metrics``, or the ``error`` that failed it."""
+    return c.until(lambda e: e.get("turn") == turn and e["type"] in ("turn.metrics", "error"))
+
+
+@pytest.mark.slow
+def test_typed_turn_through_the_proxy(cluster: int) -> None:
+    with open_client(_ws(cluster)) as c:
+        c.send("text.input", text="hello there")
+        turn = c.next_of("transcript.final")["turn"]
+        final = c.until(lambda e: e["type"] == "reply.text" and e["final"])
+        assert final["turn"] == turn and final["text"].strip()
+        end = c.next_of("reply.audio.end")
+        metrics = c.next_of("turn.metrics")
+        assert sum(len(b) for b in c.audio) // 2 == end["samples"] > 0
+        assert METRICS <= set(metrics["latency_ms"]) and "nfe" in metrics["stats"]
+        assert not [e for e in c.events if e["type"] == "error"]
+
+
+@pytest.mark.slow
+def test_spoken_turn_through_the_proxy(cluster: int, spoken_wav) -> None:
+    with open_client(_ws(cluster)) as c:
+        speak(c, spoken_wav(QUESTION))
+        tr = c.next_of("transcript.final")
+        assert heard(tr["text"], QUESTION), tr
+        metrics = whole_turn(c, tr["turn"])
+        assert metrics["type"] == "turn.metrics", metrics
+        assert METRICS <= set(metrics["latency_ms"])
+        assert any(e["type"] == "reply.audio.end" for e in c.events)
+
+
+@pytest.mark.slow
+def test_openai_client_through_the_front_end(cluster: int) -> None:
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"http://127.0.0.1:{cluster}/v1", api_key="none", timeout=60)
+    model = client.models.list().data[0].id
+    out = client.chat.completions.create(
+        model=model, messages=[{"role": "user", "content": "hello"}], max_tokens=8
+    )
+    assert out.choices[0].finish_reason in ("stop", "length")
+    assert out.usage.completion_tokens > 0
+    stream = client.chat.completions.create(
+        model=model, messages=[{"role": "user", "content": "hello"}], max_tokens=8, stream=True
+    )
+    assert any(ch.choices and ch.choices[0].finish_reason for ch in stream)
+    with pytest.raises(Exception, match="does not exist"):
+        client.chat.completions.create(model="nope", messages=[{"role": "user", "content": "x"}])
+
+
+@pytest.mark.slow
+def test_realtime_api_through_the_front_end(cluster: int) -> None:
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"http://127.0.0.1:{cluster}/v1", api_key="none", max_retries=0)
+    with client.realtime.connect(model="diffvoice") as conn:
+        seen: list = []
+
+        def until(type_: str):
+            while (e := conn.recv()).type != type_:
+                seen.append(e)
+            return e
+
+        until("session.created")
+        conn.conversation.item.create(item={
+            "type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": "hello there"}],
+        })  # fmt: skip
+        conn.response.create()
+        done = until("response.done")
+        assert done.response.status == "completed", done
+        assert any(e.type == "response.output_audio.delta" for e in seen)
+
+
+def _asr_replicas() -> list[str]:
+    import ray
+
+    return sorted(a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
+                  if a["name"].startswith("SERVE_REPLICA::diffvoice#asr#"))  # fmt: skip
+
+
+def _kill_when_busy(names: list[str], killed: list[str], within_s: float = 20.0) -> None:
+    """Kill the first ASR replica seen with a call in progress (Serve's replica actors count
+    theirs); its name goes to ``killed``."""
+    import ray
+
+    actors = [ray.get_actor(n, namespace="serve") for n in names]
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        counts = ray.get([a.get_num_ongoing_requests.remote() for a in actors])
+        for name, actor, k in zip(names, actors, counts, strict=True):
+            if k:
+                ray.kill(actor, no_restart=True)
+                killed.append(name)
+                return
+        time.sleep(0.005)
+
+
+@pytest.mark.slow
+def test_an_asr_replica_killed_during_a_turn(cluster: int, spoken_wav) -> None:
+    """One of the two ASR replicas dies as a turn's audio ends: the turn is answered (the call
+    tried again on the other replica) or fails with ``turn_failed``, never hangs; so is the next
+    turn, which the router may still send to the dead replica; another session sees no error."""
+
+    replicas = _asr_replicas()
+    assert len(replicas) == 2
+    wav = spoken_wav(QUESTION)
+    killed: list[str] = []
+    with open_client(_ws(cluster)) as a, open_client(_ws(cluster)) as b:
+        killer = threading.Thread(target=_kill_when_busy, args=(replicas, killed))
+        killer.start()  # watching while the audio goes in: the turn may end before it is all sent
+        speak(a, wav)
+        stopped = a.next_of("speech.stopped")
+        killer.join()
+        assert killed, "no ASR replica was seen recognising the turn"
+        b.send("text.input", text="hello there")  # the other session, meanwhile
+        outcomes = [whole_turn(a, stopped["turn"])]
+        speak(a, wav)  # at once: the router may not know yet
+        outcomes.append(whole_turn(a, a.next_of("speech.stopped")["turn"]))
+        for ev in outcomes:
+            assert ev["type"] == "turn.metrics" or ev.get("code") == "turn_failed", ev
+        assert whole_turn(b, b.next_of("transcript.final")["turn"])["type"] == "turn.metrics"
+        assert not [e for e in b.events if e["type"] == "error"]
+        print("outcomes:", json.dumps([e["type"] for e in outcomes]))
+    deadline = time.monotonic() + 60  # Serve starts a replica in the dead one's place
+    while len(_asr_replicas()) != 2 or killed[0] in _asr_replicas():
+        assert time.monotonic() < deadline, _asr_replicas()
+        time.sleep(0.5)

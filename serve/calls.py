@@ -5,7 +5,8 @@ A conversation arrives as a websocket (our protocol on ``/ws``, OpenAI's Realtim
 for Realtime clients; serve/webrtc.py). Either way it becomes one :class:`Session` over a
 connection that encodes the session's typed events in that client's wire format
 (:class:`serve.session.JsonEvents`, :class:`serve.realtime.RealtimeEvents`, the page's
-:class:`serve.webrtc.ProtocolPeer`). Sessions are capped in all and per client address.
+:class:`serve.webrtc.ProtocolPeer`). Sessions are capped in all and per client address; a
+server that is draining (:meth:`Conversations.drain`) takes none.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from serve.guard import REALTIME_PATH, RTC_PATH, WS_PATH, error_response
 from serve.http_api import ApiError, route
 from serve.links import WebSocketTransport
 from serve.realtime import RealtimeEvents
-from serve.session import JsonEvents, Session
+from serve.session import CLOSE_RESTART, JsonEvents, Session
 from voice.config import AppConfig
 from voice.models import Models
 
 log = logging.getLogger("serve.server")
+
+DRAIN_REASON = "server restarting: reconnect"
 
 
 class Conversations:
@@ -44,6 +47,7 @@ class Conversations:
         self.calls: dict[str, Any] = {}  # WebRTC calls by id (serve/webrtc.py Peer)
         self._call_tasks: set[asyncio.Task] = set()
         self._per_client: Counter[str] = Counter()
+        self.draining = False
 
     def routes(self) -> list:
         return [
@@ -62,9 +66,36 @@ class Conversations:
         if self._call_tasks:
             await asyncio.wait(self._call_tasks, timeout=5)
 
+    async def drain(self, timeout_s: float) -> bool:
+        """Go away without losing a turn: take no new session (503), let each open one finish
+        the turn it is in and close it with 1012 (a session between turns at once), for at most
+        ``timeout_s``; after that the rest are closed with 1012 as they are. Returns whether
+        every session finished in time."""
+        self.draining = True
+        started: dict[str, asyncio.Task] = {}
+        try:
+            async with asyncio.timeout(timeout_s):
+                while self.sessions:  # one admitted just before draining began is drained too
+                    for sid, session in list(self.sessions.items()):
+                        if sid not in started:
+                            started[sid] = asyncio.create_task(session.drain(DRAIN_REASON))
+                    await asyncio.sleep(0.05)
+            return True
+        except TimeoutError:
+            log.warning("drain: %d sessions still in a turn after %g s; closing them",
+                        len(self.sessions), timeout_s)  # fmt: skip
+            for session in list(self.sessions.values()):
+                session.shut(CLOSE_RESTART, DRAIN_REASON)
+            return False
+        finally:
+            for task in started.values():
+                task.cancel()
+
     def admit(self, ws: WebSocket | Request) -> Denied | None:
         """Whether one more session may open (in all, and from this client's address)."""
         s = self.cfg.server
+        if self.draining:
+            return Denied(503, "this server is restarting; connect again")
         if len(self.sessions) >= s.max_sessions:
             return Denied(503, "too many sessions; try again later")
         addr = ws.client.host if ws.client else ""

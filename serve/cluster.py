@@ -13,6 +13,13 @@ holds the stages of serve/cluster_stages.py instead of loaded models; its Starle
 replica's ASGI app (``@serve.ingress`` with ``__serve_build_asgi_app__``: Serve takes any ASGI
 app, websockets included). Each deployment's replicas, autoscaling and resources come from
 ``[cluster]`` (voice/config.py). docs/scale-out.md has the picture in full.
+
+A front-end replica that Serve stops (a redeploy, a scale-down, ``diffvoice cluster`` ending)
+drains: Serve routes it no new request and waits for its ongoing ones, a websocket session
+being one, up to ``graceful_shutdown_timeout_s`` before it kills the replica, and only then
+calls ``__del__``. So the replica watches its own state and, once it is STOPPING, lets its
+sessions finish their turns and closes them with 1012 (``VoiceServer.drain``): the clients
+reconnect, through the proxy, to a replica that stays.
 """
 
 from __future__ import annotations
@@ -39,6 +46,10 @@ APP_NAME = "diffvoice"
 # and HTTP requests: server.max_sessions and room for the rest.
 _DEFAULT_ONGOING = {"asr": 4, "tts": 8, "engine": 256}
 _DEBUG = bool(os.environ.get("DIFFVOICE_DEBUG"))
+WATCH_S = 0.5  # how often a front-end asks the controller whether it is being stopped
+# Of graceful_shutdown_timeout_s, kept back from the drain for the close frames to go out
+# and for Serve to see no ongoing request (it looks every graceful_shutdown_wait_loop_s, 2 s).
+_DRAIN_MARGIN_S = 3.0
 
 
 class Asr:
@@ -154,20 +165,53 @@ class Frontend:
         )
         c = cfg.cluster
         self.server = VoiceServer(self.models, cfg, c.host, c.port, cfg.server.token or None)
+        self.replica = serve.get_replica_context().replica_id.unique_id
+        self.server.instance = f"{APP_NAME}#frontend#{self.replica}"  # /health says which
+        drain_s = max(1.0, c.frontend.graceful_shutdown_timeout_s - _DRAIN_MARGIN_S)
+        self._watch = asyncio.create_task(self._drain_when_stopped(drain_s), name="drain-watch")
 
     def __serve_build_asgi_app__(self) -> Any:
         return self.server.app
 
+    async def _drain_when_stopped(self, timeout_s: float) -> None:
+        """Drain the sessions once the controller is stopping this replica (or forgot it)."""
+        seen = False
+        while True:
+            await asyncio.sleep(WATCH_S)
+            try:
+                state = await asyncio.to_thread(_replica_state, self.replica)
+            except Exception:  # the controller restarting, or going away with Serve
+                continue
+            seen = seen or state is not None
+            if state == "STOPPING" or (seen and state is None):
+                break
+        log.info("front-end replica %s is stopping: draining its sessions", self.replica)
+        await self.server.drain(timeout_s)
+
     async def __del__(self) -> None:
+        self._watch.cancel()
         if self.server.voice is not None:
+            await self.server.drain(0)  # normally done already: Serve waited for the sessions
             await self.server.voice.close()
         self.models.close()
+
+
+def _replica_state(replica: str) -> str | None:
+    """A front-end replica's state in the controller's view (Serve's ``ServeInstanceDetails``,
+    as ``serve status`` and the dashboard read it), None where it is not listed."""
+    from ray.serve.context import _get_global_client
+
+    details = _get_global_client().get_serve_details()
+    app = details.get("applications", {}).get(APP_NAME, {})
+    replicas = app.get("deployments", {}).get("frontend", {}).get("replicas", [])
+    return next((r["state"] for r in replicas if r["replica_id"] == replica), None)
 
 
 def _options(d: DeploymentConfig, ongoing: int) -> dict:
     opts: dict[str, Any] = {
         "ray_actor_options": {"num_cpus": d.num_cpus, "num_gpus": d.num_gpus},
         "max_ongoing_requests": d.max_ongoing_requests or ongoing,
+        "graceful_shutdown_timeout_s": d.graceful_shutdown_timeout_s,
         # a line per call (Serve's default) is noise at a turn's rate; DIFFVOICE_DEBUG shows it
         "logging_config": {"log_level": "INFO" if _DEBUG else "WARNING",
                            "enable_access_log": _DEBUG},  # fmt: skip

@@ -15,14 +15,19 @@ loopback ``Host`` on a loopback server, the bearer token (or ``?token=``) on ``/
 ``/v1/*``, the ``Origin`` of a browser page. ``server.allowed_origins`` also gets CORS headers
 (preflights answered), so browser tools on those origins can call ``/v1``. Sessions (in all, and
 per client address), message size and text length are capped by ``server.*``.
+
+:meth:`VoiceServer.drain` (on SIGTERM for ``serve``; when Serve stops a front-end replica for
+``cluster``) takes no new session and lets the open ones finish their turns (serve/calls.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import socket
 import sys
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
@@ -88,6 +93,9 @@ class VoiceServer:
         self.voice = None if models is None else Conversations(
             models, cfg, text.model_name if text else model_id(cfg.engine.model), audio_burst_s
         )
+        # Which server answered (``/health``; random, so it tells nothing of the host): the
+        # Serve replica's id in a cluster, where a redeployed front-end's is a new one.
+        self.instance = uuid.uuid4().hex[:12]
         self._uvicorn: uvicorn.Server | None = None
         self._task: asyncio.Task | None = None
         self._sock: socket.socket | None = None
@@ -118,7 +126,19 @@ class VoiceServer:
         )
 
     async def _health(self, request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+        if self.draining:  # a load balancer takes this server out of rotation
+            return JSONResponse({"status": "draining", "instance": self.instance}, 503)
+        return JSONResponse({"status": "ok", "instance": self.instance})
+
+    @property
+    def draining(self) -> bool:
+        return self.voice is not None and self.voice.draining
+
+    async def drain(self, timeout_s: float) -> bool:
+        """Take no new voice session and let the open ones finish their turns, each then closed
+        with 1012, within ``timeout_s`` (serve/calls.py). HTTP requests are left to the server
+        that stops: uvicorn, or Serve. Returns whether every session finished in time."""
+        return True if self.voice is None else await self.voice.drain(timeout_s)
 
     @property
     def sessions(self) -> dict[str, Session]:
@@ -156,7 +176,7 @@ class VoiceServer:
             ws_max_size=2 * limit, ws_max_queue=4, ws_per_message_deflate=False,
         )
         self._sock = bind(self.host, self._port)
-        self._uvicorn = uvicorn.Server(config)
+        self._uvicorn = _Uvicorn(config, self)
         self._task = asyncio.create_task(self._uvicorn.serve(sockets=[self._sock]),
                                          name="uvicorn")
         while not self._uvicorn.started:
@@ -185,6 +205,36 @@ class VoiceServer:
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn, whose SIGTERM first drains the voice sessions (``server.drain_timeout_s``), then
+    stops as usual; Ctrl-C, or a second signal, stops at once."""
+
+    def __init__(self, config: uvicorn.Config, server: VoiceServer) -> None:
+        super().__init__(config)
+        self.voice_server = server
+        self._drain: asyncio.Task | None = None
+        self._term = False  # SIGTERM seen: draining
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame) -> None:
+        if sig != signal.SIGTERM or self._term or self._loop is None:
+            return super().handle_exit(sig, frame)
+        self._term = True
+        self._loop.call_soon_threadsafe(self._start_drain)
+
+    def _start_drain(self) -> None:
+        async def drain() -> None:
+            await self.voice_server.drain(self.voice_server.cfg.server.drain_timeout_s)
+            self.should_exit = True
+
+        log.info("SIGTERM: draining voice sessions")
+        self._drain = asyncio.create_task(drain(), name="drain")
 
 
 # --- the command line's servers ---------------------------------------------------------------

@@ -19,7 +19,8 @@ replies, or keepalive pings, behind a full socket), and a session with no messag
 ``server.idle_timeout_s`` is closed with :data:`CLOSE_IDLE`.
 
 Public methods for what a client may ask besides events: :meth:`Session.transcribe_input` and
-:meth:`Session.clear_input` (client-decided turns), :meth:`Session.busy` (idle state).
+:meth:`Session.clear_input` (client-decided turns), :meth:`Session.busy` (idle state), and for
+the server: :meth:`Session.drain` (finish the turn in progress, then close with 1012).
 
 The connection needs ``await conn.send(event | bytes)``, ``async for item in conn`` (client
 events, audio bytes, or a :class:`ProtocolError` for a message it could not read; ending, or
@@ -65,11 +66,14 @@ from voice.pipeline import Pipeline
 
 log = logging.getLogger("serve.session")
 
-# Application close codes (docs/protocol.md): 4001 idle too long, 4002 not reading its replies.
+# Close codes (docs/protocol.md): 1012 the server is restarting (draining: reconnect, to another
+# replica), 4001 idle too long, 4002 not reading its replies.
+CLOSE_RESTART = 1012
 CLOSE_IDLE = 4001
 CLOSE_TOO_SLOW = 4002
 CLOSE_TIMEOUT_S = 5.0  # a closing handshake the client does not answer: drop the connection
 MIN_COMMIT_S = 0.1  # a client-decided turn shorter than this holds nothing to hear
+DRAIN_POLL_S = 0.05  # how often a draining session looks whether its turn is over
 
 
 class JsonEvents:
@@ -177,6 +181,21 @@ class Session:
         """A client message being handled, a turn being answered or its reply playing."""
         return self._handling or self.pipe.busy()
 
+    def in_turn(self) -> bool:
+        """The user is speaking, or a turn is being answered or played: not the moment to go."""
+        return self.busy() or self.pipe.detector.in_speech
+
+    async def drain(self, reason: str) -> None:
+        """The server is going away (docs/scale-out.md, "Draining"): once the turn in progress
+        is answered and its reply sent, close with :data:`CLOSE_RESTART` so the client
+        reconnects, to a server that stays; a session between turns closes at once."""
+        # Polled: a turn ends with its task, its reply's playback time, or the user's speech.
+        while self.close_code is None:
+            if not self.in_turn():
+                self.shut(CLOSE_RESTART, reason, flush=True)
+                return
+            await asyncio.sleep(DRAIN_POLL_S)
+
     async def transcribe_input(self, tail: np.ndarray | None = None) -> str | None:
         """A client-decided turn: the audio since the last commit (and ``tail``), transcribed;
         None when it holds less than :data:`MIN_COMMIT_S` of audio. The audio is used up."""
@@ -211,12 +230,14 @@ class Session:
             if t is not asyncio.current_task():
                 t.cancel()
 
-    def shut(self, code: int, reason: str) -> None:
-        """Close the session from the server's side with ``code``; queued messages are dropped."""
+    def shut(self, code: int, reason: str, flush: bool = False) -> None:
+        """Close the session from the server's side with ``code``; queued messages are dropped
+        (``flush``: sent first, then the close frame)."""
         if self.close_code is None:
             log.info("session %s: closing (%d %s)", self.id, code, reason)
             self.close_code, self._close_reason = code, reason
-        self.outbox.discard()
+        if not flush:
+            self.outbox.discard()
         self.outbox.close()
 
     async def _close_connection(self) -> None:

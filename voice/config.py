@@ -193,6 +193,9 @@ class ServerConfig:
     max_outbox_bytes: int = 4 << 20
     send_timeout_s: float = 15.0
     idle_timeout_s: float = 300.0
+    # SIGTERM: how long open sessions may take to finish their turns before `serve` exits
+    # (then 1012 for all; `diffvoice cluster` uses cluster.frontend.graceful_shutdown_timeout_s)
+    drain_timeout_s: float = 30.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -211,6 +214,8 @@ class ServerConfig:
             raise ValueError("server.send_timeout_s must be between 0.1 and 3600")
         if not 1 <= self.idle_timeout_s <= 86400:
             raise ValueError("server.idle_timeout_s must be between 1 and 86400")
+        if not 0 <= self.drain_timeout_s <= 3600:
+            raise ValueError("server.drain_timeout_s must be between 0 and 3600")
 
 
 @dataclass
@@ -238,6 +243,9 @@ class DeploymentConfig:
     max_ongoing_requests: int = 0  # requests one replica takes at once; 0: the stage's default
     num_cpus: float = 0.25
     num_gpus: float = 0.0
+    # Serve's bound on a replica's shutdown (redeploy, scale-down, delete); a front-end drains
+    # its sessions within it (serve/cluster.py), then Serve kills the replica.
+    graceful_shutdown_timeout_s: float = 30.0
 
     def check(self, name: str) -> None:
         """Raise ValueError naming ``cluster.<name>.<key>`` for a bad value."""
@@ -256,6 +264,8 @@ class DeploymentConfig:
             raise ValueError(f"{key}.max_ongoing_requests must be between 0 (default) and 100000")
         if not 0 <= self.num_cpus <= 1024 or not 0 <= self.num_gpus <= 64:
             raise ValueError(f"{key}.num_cpus and num_gpus must not be negative")
+        if not 1 <= self.graceful_shutdown_timeout_s <= 3600:
+            raise ValueError(f"{key}.graceful_shutdown_timeout_s must be between 1 and 3600")
 
 
 @dataclass

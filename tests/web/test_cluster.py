@@ -1,8 +1,8 @@
 """``diffvoice cluster`` on a one-node Ray cluster, with the tiny LM, the real Whisper and Piper:
 the application deployed as front-end, ASR (two replicas), TTS and engine deployments, reached
 through Serve's HTTP proxy as a client reaches plain ``serve``. A typed and a spoken turn over
-``/ws``, the OpenAI client's chat completion and Realtime session, and an ASR replica killed
-during a turn.
+``/ws``, the OpenAI client's chat completion and Realtime session, an ASR replica killed
+during a turn, and (last: it replaces the replicas) a redeploy while two sessions talk.
 
 The retry itself (a call whose replica died goes to another) is checked without Ray first.
 """
@@ -76,7 +76,7 @@ def cluster(tiny_model) -> Iterator[str]:
     from serve import cluster as cl
 
     port = _free_port()
-    cfg = tiny_config(tiny_model, f"cluster.port={port}", "assistant.speculative=false")
+    cfg = _config(tiny_model, port)
     ray.init(num_cpus=4, include_dashboard=False, logging_level="WARNING",
              log_to_driver=bool(os.environ.get("DIFFVOICE_DEBUG")))  # fmt: skip
     try:
@@ -84,6 +84,10 @@ def cluster(tiny_model) -> Iterator[str]:
         yield port
     finally:
         cl.stop()
+
+
+def _config(tiny_model, port: int, *extra: str):
+    return tiny_config(tiny_model, f"cluster.port={port}", "assistant.speculative=false", *extra)
 
 
 def _ws(port: int) -> str:
@@ -226,3 +230,49 @@ def test_an_asr_replica_killed_during_a_turn(cluster: int, spoken_wav) -> None:
     while len(_asr_replicas()) != 2 or killed[0] in _asr_replicas():
         assert time.monotonic() < deadline, _asr_replicas()
         time.sleep(0.5)
+
+
+def _health(port: int) -> dict:
+    from tests.web.test_websocket import http_get
+
+    status, body = http_get(port, "/health")
+    assert status == 200, body
+    return json.loads(body)
+
+
+@pytest.mark.slow
+def test_a_redeploy_drains_the_front_end(cluster: int, tiny_model) -> None:
+    """Redeploy while two sessions are in a turn: Serve replaces every replica; the old
+    front-end takes no new session, both turns are answered (reply audio and ``turn.metrics``)
+    and then closed with 1012; a new session lands on the new front-end and is answered."""
+    from ray import serve
+
+    from serve import cluster as cl
+    from serve.session import CLOSE_RESTART
+    from tests.web.test_drain import closed_with
+
+    old = _health(cluster)["instance"]
+    cfg = _config(tiny_model, cluster, "cluster.frontend.graceful_shutdown_timeout_s=60")
+    with open_client(_ws(cluster)) as a, open_client(_ws(cluster)) as b:
+        turns = {}
+        for c in (a, b):
+            c.send("text.input", text="what is seven times eight")
+            turns[c] = c.next_of("transcript.final")["turn"]  # the turns have begun
+        redeploy = threading.Thread(
+            target=serve.run, args=(cl.application(cfg),),
+            kwargs={"name": cl.APP_NAME, "route_prefix": "/"}, daemon=True,
+        )
+        redeploy.start()
+        for c in (a, b):
+            assert closed_with(c, 120) == CLOSE_RESTART
+            ends = [e for e in c.events if e.get("turn") == turns[c]]
+            assert ends[-1]["type"] == "turn.metrics", ends
+            assert any(e["type"] == "reply.audio.end" for e in ends) and c.audio
+            assert not [e for e in c.events if e["type"] == "error"]
+    redeploy.join(180)
+    assert not redeploy.is_alive()
+    new = _health(cluster)["instance"]
+    assert new != old and new.startswith("diffvoice#frontend#")
+    with open_client(_ws(cluster)) as c:
+        c.send("text.input", text="hello there")
+        assert whole_turn(c, c.next_of("transcript.final")["turn"])["type"] == "turn.metrics"

@@ -56,14 +56,9 @@ class Asr:
     """Whisper (voice.asr.Transcriber) on one replica."""
 
     def __init__(self, cfg: AppConfig) -> None:
-        from voice.asr import Transcriber
+        from voice.models import transcriber
 
-        a = cfg.asr
-        self.asr = Transcriber(
-            None if a.model == "bundled" else a.model, device=a.device,
-            compute_type=None if a.compute_type == "auto" else a.compute_type,
-            language=a.language, beam_size=a.beam_size, window_s=a.window_s, max_rtf=a.max_rtf,
-        )
+        self.asr = transcriber(cfg)
         self.asr.load()
 
     async def transcribe(self, audio: Any) -> str:
@@ -74,11 +69,9 @@ class Tts:
     """Piper (voice.tts.Synthesizer) on one replica; chunks stream back as they are made."""
 
     def __init__(self, cfg: AppConfig) -> None:
-        from voice.tts import Synthesizer
+        from voice.models import synthesizer
 
-        self.tts = Synthesizer(
-            None if cfg.tts.voice == "bundled" else cfg.tts.voice, volume=cfg.tts.volume
-        )
+        self.tts = synthesizer(cfg)
         self.tts.load()
 
     def sample_rate(self) -> int:

@@ -26,6 +26,7 @@ from ray import exceptions as rex
 from ray.serve.exceptions import RequestCancelledError
 
 from engine import GenerationResult, RequestError, SamplingParams, TextDelta
+from engine.worker import RequestHandle
 from voice.tts import SpeechChunk
 
 log = logging.getLogger("serve.cluster")
@@ -123,20 +124,14 @@ class ClusterSynthesizer:
         return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
 
 
-class _Request:
-    """One engine request in flight: where its events go, how to stop it."""
+class _Request(RequestHandle):
+    """One engine request in flight, read as a local one is (events, ``result``), with the
+    streamed call that carries it (cancel it to stop the request)."""
 
     def __init__(self, rid: str, gen: Any, on_event: Callable | None) -> None:
-        self.request_id, self.gen, self.on_event = rid, gen, on_event
-        self.final: GenerationResult | None = None
-        self.done = threading.Event()
+        super().__init__(rid, on_event)
+        self.gen = gen
         self.text: list[str] = []
-
-    def result(self, timeout: float | None = None) -> GenerationResult:
-        if not self.done.wait(timeout):
-            raise TimeoutError(f"request {self.request_id} did not finish in time")
-        assert self.final is not None
-        return self.final
 
 
 class ClusterWorker:
@@ -211,17 +206,14 @@ class ClusterWorker:
             final.request_id = req.request_id
         with self._lock:
             self._requests.pop(req.request_id, None)
-        req.final = final
         self._deliver(req, final)
-        req.done.set()
 
     @staticmethod
     def _deliver(req: _Request, ev: TextDelta | GenerationResult) -> None:
-        if req.on_event is not None:
-            try:
-                req.on_event(ev)
-            except Exception:
-                log.exception("event handler of %s failed", req.request_id)
+        try:
+            req._put(ev)  # to on_event or the handle's queue; a result ends the request
+        except Exception:
+            log.exception("event handler of %s failed", req.request_id)
 
     def abort(self, request_id: str) -> None:
         """Stop a request; its handler receives a result with ``finish_reason == "abort"``."""

@@ -105,9 +105,7 @@ class JsonEvents:
 
 def read_message(message: str | bytes, limit: int) -> p.ClientEvent | bytes:
     """One frame of our protocol: a client event (text) or microphone audio (binary)."""
-    size = len(message) if isinstance(message, bytes) else len(message.encode())
-    if size > limit:
-        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {limit}")
+    _check_size(len(message) if isinstance(message, bytes) else len(message.encode()), limit)
     if isinstance(message, str):
         return parse_event(message)
     if _is_json(message):
@@ -115,6 +113,11 @@ def read_message(message: str | bytes, limit: int) -> p.ClientEvent | bytes:
             "bad_audio", "binary frames carry PCM16 audio; send events as text frames"
         )
     return message
+
+
+def _check_size(size: int, limit: int) -> None:
+    if size > limit:
+        raise ProtocolError("too_large", f"message of {size} bytes; the limit is {limit}")
 
 
 class Session:
@@ -374,9 +377,7 @@ class Session:
             raise ProtocolError("too_large", f"{what}: longer than {limit} chars")
 
     async def _audio(self, data: bytes) -> None:
-        if len(data) > self.cfg.server.max_message_bytes:
-            limit = self.cfg.server.max_message_bytes
-            raise ProtocolError("too_large", f"message of {len(data)} bytes; the limit is {limit}")
+        _check_size(len(data), self.cfg.server.max_message_bytes)  # audio from any encoder
         if len(data) % 2:
             raise ProtocolError("bad_audio", f"odd-length audio frame ({len(data)} bytes)")
         if not data:

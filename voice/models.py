@@ -13,6 +13,33 @@ from voice.scheduler import Scheduler
 from voice.tools import tools_supported
 
 
+def transcriber(cfg: AppConfig, progress: Callable[[str], None] | None = None):
+    """Whisper as ``[asr]`` says, not loaded yet (``Models`` and a cluster's ASR replica)."""
+    from voice.asr import Transcriber
+
+    a = cfg.asr
+    return Transcriber(
+        None if a.model == "bundled" else a.model,
+        device=a.device,
+        compute_type=None if a.compute_type == "auto" else a.compute_type,
+        language=a.language,
+        beam_size=a.beam_size,
+        window_s=a.window_s,
+        max_rtf=a.max_rtf,
+        progress=progress,
+    )
+
+
+def synthesizer(cfg: AppConfig, progress: Callable[[str], None] | None = None):
+    """Piper as ``[tts]`` says, not loaded yet (``Models`` and a cluster's TTS replica)."""
+    from voice.tts import Synthesizer
+
+    return Synthesizer(
+        None if cfg.tts.voice == "bundled" else cfg.tts.voice, volume=cfg.tts.volume,
+        progress=progress,
+    )
+
+
 class Models:
     """Whisper, Piper and the LLM back-end: loaded once, shared by every conversation."""
 
@@ -40,27 +67,14 @@ class Models:
         elif a.url:  # asr.url: elsewhere
             self.asr = RemoteTranscriber(a.url, api_key=a.api_key)
         else:
-            self.asr = Transcriber(
-                None if a.model == "bundled" else a.model,
-                device=a.device,
-                compute_type=None if a.compute_type == "auto" else a.compute_type,
-                language=a.language,
-                beam_size=a.beam_size,
-                window_s=a.window_s,
-                max_rtf=a.max_rtf,
-                progress=progress,
-            )
+            self.asr = transcriber(cfg, progress)
         self.tts: Synthesizer | RemoteSynthesizer
         if tts is not None:
             self.tts = tts
         elif cfg.tts.url:
             self.tts = RemoteSynthesizer(cfg.tts.url, api_key=cfg.tts.api_key)
         else:
-            self.tts = Synthesizer(
-                None if cfg.tts.voice == "bundled" else cfg.tts.voice,
-                volume=cfg.tts.volume,
-                progress=progress,
-            )
+            self.tts = synthesizer(cfg, progress)
         s = cfg.assistant
         self.llm: LocalLLM | RemoteLLM
         if llm is not None:

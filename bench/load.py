@@ -44,6 +44,7 @@ errors, and the speed-up in requests per second over the same requests sent one 
     python bench/load.py --sessions 1 --protocols ws,webrtc,webrtc_lossy --client-nice 10
     python bench/load.py --sessions 1,4 --asr-server   # ASR served by a second process
     python bench/load.py --api --clients 1,8,32,64 --requests 3
+    python bench/load.py --cluster --sessions 1,4,8,16   # diffvoice cluster against serve
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ class Stats:
     session_cpu: dict = field(default_factory=dict)
     # each answered prompt: its latency and the server's stage times (where a slow one waited)
     turn_log: list[dict] = field(default_factory=list)
+    audio_s: float = 0.0  # microphone audio the sessions streamed, all of them
 
     def cpu_per_audio_s(self) -> float | None:
         """CPU-seconds the server spent per second of a session's audio, over all sessions."""
@@ -681,6 +683,7 @@ async def session(
             finally:
                 rx.cancel()
                 tx.cancel()
+                st.audio_s += conv.sent / conv.rate
     except websockets.exceptions.InvalidStatus as e:  # refused at the handshake
         st.sessions_failed += 1
         if e.response.status_code == 503:
@@ -702,8 +705,8 @@ def pct(v: list[float], q: float) -> float | None:
 
 
 class ServerProcess:
-    """``diffvoice serve`` in a subprocess; its output is drained by a thread (a full pipe would
-    stall the server) and the tail is kept for when something goes wrong."""
+    """``diffvoice serve`` (or ``command``) in a subprocess; its output is drained by a thread
+    (a full pipe would stall the server) and the tail is kept for when something goes wrong."""
 
     def __init__(self, port: int, sets: list[str], command: str = "serve") -> None:
         cmd = [sys.executable, "-m", "cli", command, "--port", str(port)]
@@ -721,19 +724,31 @@ class ServerProcess:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.tail.append(line.rstrip())
-            if "http://" in line:
+            if ": open http" in line:
                 self.ready.set()
         self.ready.set()  # exited
 
     def wait_ready(self, timeout: float) -> bool:
         return self.ready.wait(timeout) and self.proc.poll() is None
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask it to stop (SIGTERM), kill it after ``timeout``; then any process it started
+        that is still there (a local Ray cluster's)."""
+        import psutil
+
+        try:
+            family = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            family = []
         self.proc.terminate()
         try:
-            self.proc.wait(10)
+            self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        _, alive = psutil.wait_procs(family, timeout=5)
+        for p in alive:
+            p.kill()
 
 
 # --- adversarial mode (--adversarial): hostile and careless clients beside normal users --------
@@ -1168,7 +1183,8 @@ def api_main(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sessions", default="1,2,4,8", help="comma-separated session counts")
+    ap.add_argument("--sessions", default=None,
+                    help="comma-separated session counts (1,2,4,8; with --cluster 1,4,8,16)")
     ap.add_argument("--seconds", type=float, default=60.0, help="per session count (≤ 600)")
     ap.add_argument("--set", action="append", default=[], help="config override for the server")
     ap.add_argument(
@@ -1180,6 +1196,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--adversaries", default=",".join(ADVERSARIES),
                     help="--adversarial: which kinds, one client of each (default: all)")
     ap.add_argument("--api", action="store_true", help="load the OpenAI text API instead")
+    ap.add_argument(
+        "--cluster", action="store_true",
+        help="diffvoice cluster (a local Ray cluster) against plain serve in the same run "
+        "(bench/cluster_load.py)",
+    )
+    ap.add_argument("--asr", type=int, default=2, help="--cluster: ASR replicas")
+    ap.add_argument("--cluster-set", action="append", default=[],
+                    help="--cluster: config override for the cluster only")
     ap.add_argument(
         "--protocols", default="ws",
         help="ws, realtime (OpenAI Realtime at /v1/realtime), webrtc (the page's WebRTC call at "
@@ -1220,12 +1244,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.api:
         return api_main(args)
     try:
-        counts = [int(x) for x in args.sessions.split(",") if x.strip()]
+        default = "1,4,8,16" if args.cluster else "1,2,4,8"
+        counts = [int(x) for x in (args.sessions or default).split(",") if x.strip()]
     except ValueError:
         counts = []
     if not counts or min(counts) < 1 or max(counts) > 64 or not 1 <= args.seconds <= 600:
         print("load: --sessions must be 1..64 and --seconds 1..600", file=sys.stderr)
         return 2
+    if args.cluster:
+        if not 1 <= args.asr <= 16:
+            print("load: --asr must be 1..16", file=sys.stderr)
+            return 2
+        from bench.cluster_load import main as cluster_main
+
+        return cluster_main(args, counts)
     protocols = [p.strip() for p in args.protocols.split(",") if p.strip()]
     if not protocols or not set(protocols) <= set(PROTOCOLS):
         print(f"load: --protocols takes some of {','.join(PROTOCOLS)}", file=sys.stderr)

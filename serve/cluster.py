@@ -152,14 +152,19 @@ class Frontend:
             worker = ClusterWorker(engine, info["tokenizer"], info["max_len"], info["model_cfg"])
             llm = LocalLLM(worker, cfg.sampling)
         rate = await tts.sample_rate.remote()
+        cfg = speech_workers(cfg)
         self.models = Models(
             cfg, asr=ClusterTranscriber(asr, cfg.asr.window_s),
             tts=ClusterSynthesizer(tts, rate), llm=llm,
         )
         c = cfg.cluster
         self.server = VoiceServer(self.models, cfg, c.host, c.port, cfg.server.token or None)
-        self.replica = serve.get_replica_context().replica_id.unique_id
-        self.server.instance = f"{APP_NAME}#frontend#{self.replica}"  # /health says which
+        # the application's name is the deployer's ("default" under serve run)
+        me = serve.get_replica_context().replica_id
+        self.app_name, self.replica = me.deployment_id.app_name, me.unique_id
+        self.server.instance = f"{self.app_name}#frontend#{self.replica}"  # /health says which
+        self.deployments: dict = {}  # replicas per deployment, as the controller last said
+        self.server.health = self._health
         drain_s = max(1.0, c.frontend.graceful_shutdown_timeout_s - _DRAIN_MARGIN_S)
         self._watch = asyncio.create_task(self._drain_when_stopped(drain_s), name="drain-watch")
 
@@ -167,12 +172,15 @@ class Frontend:
         return self.server.app
 
     async def _drain_when_stopped(self, timeout_s: float) -> None:
-        """Drain the sessions once the controller is stopping this replica (or forgot it)."""
+        """Drain the sessions once the controller is stopping this replica (or forgot it);
+        meanwhile keep the controller's view of the deployments for ``/health``."""
         seen = False
         while True:
             await asyncio.sleep(WATCH_S)
             try:
-                state = await asyncio.to_thread(_replica_state, self.replica)
+                state, self.deployments = await asyncio.to_thread(
+                    _serve_view, self.app_name, self.replica
+                )
             except Exception:  # the controller restarting, or going away with Serve
                 continue
             seen = seen or state is not None
@@ -181,7 +189,12 @@ class Frontend:
         log.info("front-end replica %s is stopping: draining its sessions", self.replica)
         await self.server.drain(timeout_s)
 
+    def _health(self) -> dict:
+        return {"sessions": len(self.server.sessions), "deployments": self.deployments}
+
     async def __del__(self) -> None:
+        if not hasattr(self, "_watch"):  # its constructor failed (Serve says why)
+            return
         self._watch.cancel()
         if self.server.voice is not None:
             await self.server.drain(0)  # normally done already: Serve waited for the sessions
@@ -189,15 +202,36 @@ class Frontend:
         self.models.close()
 
 
-def _replica_state(replica: str) -> str | None:
+def speech_workers(cfg: AppConfig) -> AppConfig:
+    """``cfg`` with a front-end's speech workers (``scheduler.workers``: the Whisper and Piper
+    calls its sessions have in flight at once, fairly shared) raised to what the ASR and TTS
+    deployments behind it can run at once, one call per replica at their most replicas. In
+    ``serve`` the workers are the cores; here they wait on other processes, and two of them left
+    a third replica idle under load."""
+    from dataclasses import replace
+
+    c = cfg.cluster
+    slots = sum(d.max_replicas or d.replicas for d in (c.asr, c.tts))
+    workers = min(64, max(cfg.scheduler.workers, slots))
+    return replace(cfg, scheduler=replace(cfg.scheduler, workers=workers))
+
+
+def _serve_view(app: str, replica: str) -> tuple[str | None, dict]:
     """A front-end replica's state in the controller's view (Serve's ``ServeInstanceDetails``,
-    as ``serve status`` and the dashboard read it), None where it is not listed."""
+    as ``serve status`` and the dashboard read it; None where it is not listed), and each
+    deployment's running and target replica counts (autoscaling moves the target)."""
     from ray.serve.context import _get_global_client
 
     details = _get_global_client().get_serve_details()
-    app = details.get("applications", {}).get(APP_NAME, {})
-    replicas = app.get("deployments", {}).get("frontend", {}).get("replicas", [])
-    return next((r["state"] for r in replicas if r["replica_id"] == replica), None)
+    deployments = details.get("applications", {}).get(app, {}).get("deployments", {})
+    replicas = deployments.get("frontend", {}).get("replicas", [])
+    state = next((r["state"] for r in replicas if r["replica_id"] == replica), None)
+    counts = {
+        name: {"running": sum(r["state"] == "RUNNING" for r in d.get("replicas", [])),
+               "target": d.get("target_num_replicas", 0)}
+        for name, d in deployments.items()
+    }  # fmt: skip
+    return state, counts
 
 
 def _options(d: DeploymentConfig, ongoing: int) -> dict:
@@ -213,6 +247,7 @@ def _options(d: DeploymentConfig, ongoing: int) -> dict:
         opts["autoscaling_config"] = {
             "min_replicas": d.min_replicas, "initial_replicas": d.replicas,
             "max_replicas": d.max_replicas, "target_ongoing_requests": d.target_ongoing_requests,
+            "upscale_delay_s": d.upscale_delay_s, "downscale_delay_s": d.downscale_delay_s,
         }
     else:
         opts["num_replicas"] = d.replicas
@@ -234,6 +269,25 @@ def application(cfg: AppConfig) -> Any:
         engine = deployment(Engine, "engine", c.engine, _DEFAULT_ONGOING["engine"]).bind(cfg)
     front = deployment(Frontend, "frontend", c.frontend, 2 * cfg.server.max_sessions + 16)
     return front.bind(cfg, asr, tts, engine)
+
+
+def build(args: dict[str, Any]) -> Any:
+    """The application from a Serve config file's ``args`` (an application builder, Serve's
+    ``import_path: serve.cluster:build``): ``config`` a TOML file or preset name (default:
+    the defaults), ``set`` a list of ``key=value`` overrides (or one string, ``;``-separated, as
+    ``serve run serve.cluster:build set="a=1;b=2"`` passes it). This is how a KubeRay
+    ``RayService`` or ``serve deploy`` runs what ``diffvoice cluster`` runs; Serve's own proxy
+    settings (host, port) come from that file's ``http_options``, not from ``[cluster]``."""
+    from voice.config import load_config
+
+    sets = args.get("set") or []
+    if isinstance(sets, str):
+        sets = [x.strip() for x in sets.split(";") if x.strip()]
+    cfg = load_config(args.get("config") or None, list(sets))
+    cfg.server.token = resolve_token(None, cfg.server.token) or ""
+    check_exposure(cfg.cluster.host, cfg.server.token or None)  # say cluster.host as proxied
+    check_models(cfg)
+    return application(cfg)
 
 
 def start(cfg: AppConfig, progress: Callable[[str], None] | None = None) -> str:

@@ -96,6 +96,8 @@ class VoiceServer:
         # Which server answered (``/health``; random, so it tells nothing of the host): the
         # Serve replica's id in a cluster, where a redeployed front-end's is a new one.
         self.instance = uuid.uuid4().hex[:12]
+        # more for /health: a cluster's front-end adds its sessions and the replicas it sees
+        self.health: Callable[[], dict] = dict
         self._uvicorn: uvicorn.Server | None = None
         self._task: asyncio.Task | None = None
         self._sock: socket.socket | None = None
@@ -126,9 +128,10 @@ class VoiceServer:
         )
 
     async def _health(self, request: Request) -> Response:
+        body = {"instance": self.instance, **self.health()}
         if self.draining:  # a load balancer takes this server out of rotation
-            return JSONResponse({"status": "draining", "instance": self.instance}, 503)
-        return JSONResponse({"status": "ok", "instance": self.instance})
+            return JSONResponse({"status": "draining", **body}, 503)
+        return JSONResponse({"status": "ok", **body})
 
     @property
     def draining(self) -> bool:

@@ -246,6 +246,10 @@ class DeploymentConfig:
     # Serve's bound on a replica's shutdown (redeploy, scale-down, delete); a front-end drains
     # its sessions within it (serve/cluster.py), then Serve kills the replica.
     graceful_shutdown_timeout_s: float = 30.0
+    # when autoscaling: how long load must stay above (below) target before Serve adds
+    # (removes) a replica; Serve's own defaults
+    upscale_delay_s: float = 30.0
+    downscale_delay_s: float = 600.0
 
     def check(self, name: str) -> None:
         """Raise ValueError naming ``cluster.<name>.<key>`` for a bad value."""
@@ -266,6 +270,8 @@ class DeploymentConfig:
             raise ValueError(f"{key}.num_cpus and num_gpus must not be negative")
         if not 1 <= self.graceful_shutdown_timeout_s <= 3600:
             raise ValueError(f"{key}.graceful_shutdown_timeout_s must be between 1 and 3600")
+        if not 0 <= self.upscale_delay_s <= 3600 or not 0 <= self.downscale_delay_s <= 86400:
+            raise ValueError(f"{key}.upscale_delay_s and downscale_delay_s must not be negative")
 
 
 @dataclass

@@ -15,6 +15,8 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -26,6 +28,7 @@ from tests.web.conftest import heard, tiny_config
 from tests.web.test_websocket import Client, open_client
 from voice.audio import read_wav
 
+ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "What is the capital of France?"
 FRAME = 320  # 20 ms at 16 kHz, as the page sends
 METRICS = {"asr_done", "first_text", "reply_done", "first_audio_out"}
@@ -60,6 +63,43 @@ def test_a_call_whose_replica_died_goes_to_another() -> None:
         ClusterTranscriber(slow, window_s=15).transcribe(audio)
 
 
+def test_a_front_end_has_a_speech_worker_per_replica_behind_it(tiny_model) -> None:
+    from serve.cluster import speech_workers
+
+    fixed = speech_workers(_config(tiny_model, 0))  # 2 ASR + 1 TTS replicas
+    assert fixed.scheduler.workers == 3
+    scaling = speech_workers(_config(tiny_model, 0, "cluster.asr.max_replicas=6"))
+    assert scaling.scheduler.workers == 7  # at their most
+    more = speech_workers(_config(tiny_model, 0, "scheduler.workers=12"))
+    assert more.scheduler.workers == 12  # never fewer than asked
+
+
+def test_the_kuberay_service_builds_the_application(monkeypatch) -> None:
+    """configs/kuberay/rayservice.yaml is a valid Serve config whose import path builds the
+    application from its args (the same builder ``serve run`` and ``serve deploy`` use); off
+    loopback it needs the token, as ``diffvoice cluster`` does."""
+    import yaml
+    from ray.serve import Application
+    from ray.serve.schema import ServeDeploySchema
+
+    from serve import cluster as cl
+    from serve.access import ServerError
+
+    service = yaml.safe_load((ROOT / "configs/kuberay/rayservice.yaml").read_text())
+    assert service["kind"] == "RayService"
+    assert service["spec"]["rayClusterConfig"]["rayVersion"] == version("ray")
+    serve_cfg = ServeDeploySchema.model_validate(yaml.safe_load(service["spec"]["serveConfigV2"]))
+    (app,) = serve_cfg.applications
+    assert app.import_path == "serve.cluster:build"
+    monkeypatch.delenv("DIFFVOICE_TOKEN", raising=False)
+    with pytest.raises(ServerError, match="without an access token"):
+        cl.build(app.args)
+    monkeypatch.setenv("DIFFVOICE_TOKEN", "secret")
+    assert isinstance(cl.build(app.args), Application)
+    with pytest.raises(ValueError, match="cluster.asr.replicas"):
+        cl.build({"set": "cluster.asr.replicas=0"})
+
+
 # --- the cluster --------------------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as s:
@@ -77,8 +117,18 @@ def cluster(tiny_model) -> Iterator[str]:
 
     port = _free_port()
     cfg = _config(tiny_model, port)
-    ray.init(num_cpus=4, include_dashboard=False, logging_level="WARNING",
-             log_to_driver=bool(os.environ.get("DIFFVOICE_DEBUG")))  # fmt: skip
+    # Serve's handles and replicas report their load to the autoscaler every 10 s by default;
+    # every second here, so that test_asr_scales_with_load sees a decision within seconds
+    push = {f"RAY_SERVE_{side}_AUTOSCALING_METRIC_PUSH_INTERVAL_S": "1"
+            for side in ("HANDLE", "REPLICA")}  # fmt: skip
+    saved = {k: os.environ.get(k) for k in push}
+    os.environ.update(push)  # Ray's processes take this process's environment
+    try:
+        ray.init(num_cpus=4, include_dashboard=False, logging_level="WARNING",
+                 log_to_driver=bool(os.environ.get("DIFFVOICE_DEBUG")))  # fmt: skip
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
     try:
         cl.start(cfg)
         yield port
@@ -276,3 +326,59 @@ def test_a_redeploy_drains_the_front_end(cluster: int, tiny_model) -> None:
     with open_client(_ws(cluster)) as c:
         c.send("text.input", text="hello there")
         assert whole_turn(c, c.next_of("transcript.final")["turn"])["type"] == "turn.metrics"
+
+
+def _transcribe_until(port: int, wav: bytes, stop: threading.Event, errors: list) -> None:
+    """Ask the front-end's /v1/audio/transcriptions for ``wav`` again and again until ``stop``."""
+    from openai import OpenAI
+
+    client = OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="none", max_retries=0)
+    while not stop.is_set():
+        try:
+            client.audio.transcriptions.create(model="whisper-1", file=("q.wav", wav))
+        except Exception as e:  # noqa: BLE001 - any failure fails the test below
+            errors.append(repr(e))
+            return
+
+
+@pytest.mark.slow
+def test_asr_scales_with_load(cluster: int, tiny_model) -> None:
+    """With autoscaling bounds (1..2 ASR replicas, one ongoing call each as the target), three
+    clients transcribing at once make Serve start a second ASR replica, which /health shows;
+    when they stop, it goes back to one. No request fails meanwhile. (Runs last: it redeploys.)"""
+    from ray import serve
+
+    from serve import cluster as cl
+    from voice.audio import wav_bytes
+
+    cfg = _config(tiny_model, cluster, "cluster.asr.replicas=1", "cluster.asr.min_replicas=1",
+                  "cluster.asr.max_replicas=2", "cluster.asr.target_ongoing_requests=1",
+                  "cluster.asr.upscale_delay_s=1", "cluster.asr.downscale_delay_s=2")  # fmt: skip
+    serve.run(cl.application(cfg), name=cl.APP_NAME, route_prefix="/")
+    def asr() -> dict:  # the new front-end learns the replicas within a second
+        return _health(cluster).get("deployments", {}).get("asr", {})
+
+    deadline = time.monotonic() + 30
+    while asr().get("running") != 1:
+        assert time.monotonic() < deadline, asr()
+        time.sleep(0.5)
+    wav = wav_bytes(read_wav(ROOT / "voice/assets/question.wav"))
+    stop, errors = threading.Event(), []
+    load = [threading.Thread(target=_transcribe_until, args=(cluster, wav, stop, errors))
+            for _ in range(3)]  # fmt: skip
+    for t in load:
+        t.start()
+    try:
+        deadline = time.monotonic() + 90
+        while asr()["running"] < 2:
+            assert time.monotonic() < deadline and not errors, (asr(), errors)
+            time.sleep(0.5)
+    finally:
+        stop.set()
+        for t in load:
+            t.join(60)
+    assert not errors, errors
+    deadline = time.monotonic() + 120
+    while asr()["target"] != 1:
+        assert time.monotonic() < deadline, asr()
+        time.sleep(1.0)

@@ -328,6 +328,38 @@ def test_a_redeploy_drains_the_front_end(cluster: int, tiny_model) -> None:
         assert whole_turn(c, c.next_of("transcript.final")["turn"])["type"] == "turn.metrics"
 
 
+@pytest.mark.slow
+def test_a_new_session_goes_to_a_front_end_with_room(cluster: int, tiny_model) -> None:
+    """Two front-ends of two sessions each: four sessions opened one after another all start
+    (Serve's router sends each to the front-end with fewer open), a fifth is refused with 503
+    (every front-end is full: the per-process limit stays), and once one closes a new one
+    starts again. (Redeploys.)"""
+    from contextlib import ExitStack
+
+    from ray import serve
+
+    from serve import cluster as cl
+    from tests.web.test_websocket import refused
+
+    cfg = _config(tiny_model, cluster, "cluster.frontend.replicas=2", "server.max_sessions=2")
+    serve.run(cl.application(cfg), name=cl.APP_NAME, route_prefix="/")
+    with ExitStack() as stack:
+        clients = [stack.enter_context(open_client(_ws(cluster))) for _ in range(4)]
+        assert refused(_ws(cluster)) == 503
+        clients[0].ws.close()
+        deadline = time.monotonic() + 10  # the front-end sees the close, the router its count
+        while True:
+            try:
+                with open_client(_ws(cluster)) as c:
+                    c.send("text.input", text="hello there")
+                    turn = c.next_of("transcript.final")["turn"]
+                    assert whole_turn(c, turn)["type"] == "turn.metrics"
+                break
+            except Exception:
+                assert time.monotonic() < deadline
+                time.sleep(0.5)
+
+
 def _transcribe_until(port: int, wav: bytes, stop: threading.Event, errors: list) -> None:
     """Ask the front-end's /v1/audio/transcriptions for ``wav`` again and again until ``stop``."""
     from openai import OpenAI

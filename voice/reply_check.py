@@ -11,9 +11,9 @@ when its output looks wrong (compression ratio, log-probability), a voice turn h
    unfinished tail is never shown or spoken before it is checked (speech waits for a sentence
    end anyway, so this costs no latency);
 2. when the model ended the reply itself and it is :func:`garbled` (stray punctuation, a word
-   twice in a row, call markup, or no sentence end after a word that cannot end one: "There
-   are", "the capital of"), decodes the same round once more with the local engine's reference
-   decoder (``careful_mode``);
+   twice in a row, call markup, a trailing comma, or no sentence end after a word that cannot
+   end one: "There are", "the capital of", "I don't"), decodes the same round once more with
+   the local engine's reference decoder (``careful_mode``);
 3. if that is no better, drops an unfinished tail after finished sentences, or, with nothing
    finished, says :data:`DIDNT_GET_IT` (an honest reply, never silence).
 
@@ -38,7 +38,8 @@ _DANGLING = frozenset(
     "a an the and or but nor of to in on at by for with from into about as than that which who "
     "whose is are was were be been being am has have had do does did will would can could shall "
     "should may might must there their my your his her its our i we you they he she it's "
-    "not if because so very".split()
+    "not if because so very don't can't won't didn't isn't aren't i'm i'll i've couldn't "
+    "wouldn't".split()
 )
 
 
@@ -56,8 +57,8 @@ _MAY_REPEAT = frozenset(
 def garbled(text: str) -> bool:
     """Not a reply that can be said as it is: no letters, stray punctuation, a word twice in a
     row (single letters are exempt: spelling says "B, O, O, K."), tool-call markup, or cut off
-    after a word that cannot end a sentence. An empty reply is not garbled: it is empty (the
-    caller says so)."""
+    after a comma or a word that cannot end a sentence ("Sorry, I don't"). An empty reply is not
+    garbled: it is empty (the caller says so)."""
     text = text.strip()
     if not text:
         return False
@@ -68,6 +69,8 @@ def garbled(text: str) -> bool:
     words = _WORDS.findall(text.lower())
     pairs = zip(words, words[1:], strict=False)
     if any(a == b and len(a) > 1 and a not in _MAY_REPEAT for a, b in pairs):
+        return True
+    if text[-1] in ",;:":  # "Sorry, I couldn't read the number,": cut off mid-sentence
         return True
     return not _END.search(text) and bool(words) and words[-1] in _DANGLING
 

@@ -7,6 +7,10 @@ both ("2 million"); people say "a dozen", "half a cup", "an hour and a half", "t
 third of", "minus forty". :func:`read_number` reads a number, :func:`read_ordinal` an ordinal
 ("twenty first", "3rd"), :func:`read_quantity` a number and the unit after it, where "a" and
 "an" count as one ("an ounce", "a mile"). Saying numbers is :mod:`words.spoken`.
+
+Vague amounts are not numbers: "a few", "several", "some", "a bit" could be three or seven, and
+a timer or a sum built on a guess is worse than a question back, so the tools say what they
+need instead (:data:`VAGUE` names them for the tools that answer so).
 """
 
 from __future__ import annotations
@@ -35,13 +39,29 @@ _COUNTS = {"couple": 2, "pair": 2, "dozen": 12}  # "a couple of", "a pair of", "
 _DIGITS = re.compile(r"^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$|^[-+]?\.\d+$|^\d+/[1-9]\d*$")
 _ORDINAL_DIGITS = re.compile(r"^(\d+)(st|nd|rd|th)$")
 _A = ("a", "an")
+# Amounts a person says without a number in mind ("a few minutes"): read as no number at all.
+VAGUE = ("a few", "few", "several", "some", "a bit", "a little", "a while", "a handful of")
+# Words that join with a hyphen inside a spoken number: "twenty-three", "three-quarters",
+# "twenty-first", "one-half".
+_HYPHENATED = re.compile(
+    r"\b(" + "|".join(ONES[1:10] + TENS[2:] + ["a", "one"]) + r")-(?=[a-z])"
+)
+_VULGAR = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5",
+           "⅗": "3/5", "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8",
+           "⅞": "7/8"}  # fmt: skip
 
 
 def spoken_text(text: str) -> str:
     """A transcript with its numbers as the readers want them: lower case, "1,000" → "1000",
     "3hours" → "3 hours", "5kg" → "5 kg", "°" → " degrees " (ordinals such as "21st" stay
-    whole)."""
+    whole), "twenty-three" → "twenty three", "2½" → "2 1/2", "−4" (a typographic minus) →
+    "-4", and "$5", "£5", "€5" → "5" (an amount of money is its number here: no tool converts
+    currencies)."""
     t = str(text).lower().replace("’", "'").replace("°", " degrees ")
+    t = re.sub(r"[−–](?=\d)", "-", t)
+    t = re.sub(r"[$£€](?=\s?\d)", "", t)
+    t = re.sub("[" + "".join(_VULGAR) + "]", lambda m: " " + _VULGAR[m.group()], t)
+    t = _HYPHENATED.sub(r"\1 ", t)
     t = re.sub(r"(?<!\d)(\d{1,3}(?:,\d{3})+)(?![\d,])", lambda m: m.group(1).replace(",", ""), t)
     return re.sub(r"(\d)(?!(?:st|nd|rd|th)\b)([a-z])", r"\1 \2", t)
 
@@ -150,6 +170,9 @@ def read_number(
         if j < n and words[j] in _SCALE_VALUE | {"hundred": 100}:
             value *= (_SCALE_VALUE | {"hundred": 100})[words[j]]
             j += 1
+        elif j < n and value.denominator == 1 and "/" in words[j] and \
+                (part := _digits_value(words[j])) is not None and 0 < part < 1:
+            value, j = value + part if value >= 0 else value - part, j + 1  # "2 1/2"
     elif w == "half" and nxt in _A:  # "half a dozen", "half a million", "half a cup"
         inner = read_number(words, j + 1)
         if inner is not None and inner[0] > 1:
@@ -162,6 +185,8 @@ def read_number(
         value, j = got  # "a half", "a third", "a quarter"
     elif w == "point" and nxt in _ONES_VALUE:
         value = Fraction(0)
+    elif w in _DENOMINATOR and w != "half" and not w.endswith("s") and nxt == "of":
+        value, j = 1 / Fraction(_DENOMINATOR[w]), j + 1  # "quarter of an hour", "third of 90"
     else:
         got_int = _read_integer(words, j)
         if got_int is not None:
@@ -192,6 +217,10 @@ def read_number(
             got = got_int and _read_fraction(words, got_int[1], Fraction(got_int[0]))
         if got is not None and got[0] < 1:
             value, j = value + got[0], got[1]
+    # "one point two million", "two and a half thousand": a scale after a part of one
+    if j < n and words[j] in _SCALE_VALUE and value.denominator != 1 and value < 1000 \
+            and words[start] not in _A:
+        value, j = value * _SCALE_VALUE[words[j]], j + 1
     if j == start:
         return None
     return sign * value, j

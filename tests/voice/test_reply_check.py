@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
     "text",
     ["There are", "The capital of", "Seven times eight is is fifty six.", "<tool_call>clock",
      "..", "I, I'm,. for asking I How can I help?", "The capital of C't Oslo..",
-     "Sorry, I can't,.?", "I, I well, thanks for?. How can I help?"],
+     "Sorry, I can't,.?", "I, I well, thanks for?. How can I help?",
+     "Sorry, I couldn't read the number,", "Sorry, I don't"],
 )
 def test_garbled(text: str) -> None:
     assert garbled(text)
@@ -27,7 +28,7 @@ def test_garbled(text: str) -> None:
     "text",
     ["", "Paris", "Sorry", "The capital of France is Paris.", "It's twelve twelve PM.",
      "Book is spelled B, O, O, K.", "Bye bye!", "Is it?", "Well... maybe.",
-     "It's 3.5 km, about 2.2 miles."],
+     "It's 3.5 km, about 2.2 miles.", "Sorry, I don't know.", "I can't."],
 )
 def test_not_garbled(text: str) -> None:
     assert not garbled(text)
@@ -155,3 +156,28 @@ def test_a_call_that_ran_is_never_decoded_again() -> None:
         assert [(t.name, t.ok) for t in a.tools] == [("spell", False)]
     finally:
         box.close()
+
+
+def test_a_call_that_does_not_parse_is_decoded_again_carefully() -> None:
+    """The demo model names a tool that is not on offer (the units tool, left out here): the
+    call does not parse, so the round is decoded once more with the reference decoder before
+    the turn gives up, and the answer is an honest sorry, never call markup or silence."""
+    from engine import Engine, EngineConfig, EngineWorker
+    from engine.sampling import SamplingParams
+    from voice.llm import LocalLLM
+
+    cfg = EngineConfig(model=str(ROOT / "models" / "demo"), device="cpu")
+    llm = LocalLLM(EngineWorker(Engine.load(cfg)), SamplingParams(mode="cache", threshold=0.9))
+    box = Toolbox()
+    box.specs = [s for s in box.specs if s["function"]["name"] != "units"]
+    try:
+        ask = [{"role": "user", "content": "how many pounds is five kilos"}]
+        fast = llm.stream(ask, lambda t: None, tools=box.specs, tool_choice="auto")
+        assert fast.stats.get("invalid_tool_calls") and not fast.tool_calls
+        a = answer(llm, ask, box, lambda t: None)
+        assert a.stats["tool_retried"] == 1
+        assert a.stats["nfe"] > fast.stats["nfe"]  # the reference decoding's passes count too
+        assert a.text.startswith("Sorry") and not garbled(a.text) and a.tools == []
+    finally:
+        box.close()
+        llm.close()

@@ -57,6 +57,16 @@ def test_clock_reads_what_is_asked(text, want):
         ("stop the pizza timer", {"action": "cancel", "label": "pizza"}),
         ("how much time is left on my timer", {"action": "left"}),
         ("what timers do I have", {"action": "list"}),
+        ("I need half an hour counted down, please",
+         {"action": "set", "duration": "half an hour"}),
+        ("turn the pasta timer off", {"action": "cancel", "label": "pasta"}),
+        ("I don't need that timer any more, switch it off", {"action": "cancel"}),
+        ("set a timer", {"action": "set"}),
+        ("set a timer for a few minutes", {"action": "set", "duration": "a few minutes"}),
+        ("in an hour, tell me to switch the sprinkler off",
+         {"action": "remind", "duration": "an hour", "label": "switch the sprinkler off"}),
+        ("I have to ring the plumber in two hours, so nudge me then",
+         {"action": "remind", "duration": "two hours", "label": "ring the plumber"}),
     ],
 )  # fmt: skip
 def test_timer_reads_action_duration_and_label(text, want):
@@ -67,6 +77,19 @@ def test_spell_keeps_the_word_as_said():
     assert spell_args("How do you spell Mississippi?") == {"word": "Mississippi"}
     assert spell_args("spell the word question.") == {"word": "question"}
     assert spell_args("and necessary please") == {"word": "necessary"}
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("I need necessary spelled out", "necessary"), ("give me the letters of rhythm", "rhythm"),
+     ("I'm writing a card, tell me how separate is written", "separate"),
+     ("the word conscience, spell it for me", "conscience"), ("spell me parallel", "parallel"),
+     ("I never get millennium right, spell it please", "millennium"),
+     ("how do you spell accommodate", "accommodate"), ("how is rhythm spelled", "rhythm")],
+)  # fmt: skip
+def test_spell_finds_the_word_in_any_framing(text, word):
+    """ "it" and "me" after "spell" stand for the word named elsewhere, never the word itself."""
+    assert spell_args(text) == {"word": word}
 
 
 def test_units_follow_ups_reuse_the_last_conversion():
@@ -185,3 +208,21 @@ def test_one_reader_for_both_bridges_streams_what_the_whole_reply_says():
     assert parsed.content == "Okay, two plus two is four."
     assert json.loads(parsed.tool_calls[0]["function"]["arguments"]) == {"seconds": "five"}
     assert ReplyReader(None, names).message("<|result|>").content == "<|result|>"  # completions
+
+
+def test_the_calculator_reads_the_sum_inside_any_framing_and_drops_no_number():
+    box = Toolbox()
+    for said, result in (
+        ("I need 44 and thirty seven added together worked out",
+         "forty four plus thirty seven is eighty one"),
+        ("192 divided by 12, what does that come out at",
+         "one hundred and ninety two divided by twelve is sixteen"),
+        ("work 150 split six ways out for me, thanks",
+         "one hundred and fifty divided by six is twenty five"),
+        ("figure out nine plus sixteen, please", "nine plus sixteen is twenty five"),
+        ("then times it by three", "twenty five times three is seventy five"),
+    ):  # fmt: skip
+        assert box.run("calculator", {}, request=said).result == result
+    # "times it" alone is readable (that times that) but would leave "by three" unsaid
+    box.calculator.last = None
+    assert not box.run("calculator", {}, request="then times it by three").ok

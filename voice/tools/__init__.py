@@ -215,12 +215,16 @@ def answer(
     hold = Holdback(on_text)  # the reply is checked before its unfinished tail goes out
 
     def decode(msgs: list[dict], **kw):
-        """One round of the model; a garbled reply is decoded once more, carefully."""
+        """One round of the model; a garbled reply, or a call that did not parse (bad JSON, a
+        tool that is not on offer) with no call that did, is decoded once more, carefully."""
         hold.begin()
         r = llm.stream(msgs, hold.feed, request_id, **kw)
         careful = getattr(llm, "careful_mode", None)
-        if careful and r.finish_reason == "stop" and not hold.sent and garbled(r.text):
-            stats["redecoded"] = stats.get("redecoded", 0) + 1
+        unparsed = bool(r.stats.get("invalid_tool_calls")) and not r.tool_calls
+        if careful and not hold.sent and (
+                unparsed or r.finish_reason == "stop" and garbled(r.text)):
+            key = "tool_retried" if unparsed else "redecoded"
+            stats[key] = stats.get(key, 0) + 1
             hold.begin()
             fast, r = r, llm.stream(msgs, hold.feed, request_id, mode=careful, **kw)
             for k in ("nfe", "tokens"):  # both decodings' passes count

@@ -11,7 +11,7 @@ Grammar (precedence from loose to tight)::
 
     expr    := term (("plus" | "minus") term)*
     term    := power (("times" | "divided by" | "over" | "percent of") power)*
-    power   := unary ("squared" | "cubed" | "to the power of" unary)*
+    power   := unary ("squared" | "cubed" | "to the power of" unary | "to the" ordinal)*
     unary   := "minus" unary | "the square root of" unary | "the cube root of" unary
              | "half of" unary | "double" unary | number ["percent"] | "that" | "(" expr ")"
 
@@ -28,12 +28,16 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from words.quantity import read_number, spoken_text
+from words.quantity import read_number, read_ordinal, spoken_text
 from words.spoken import SAYABLE, TooLarge, fraction_words, number_words, plain_words
 
 
 class CalcError(ValueError):
     """An expression the calculator cannot read; the message is what to say."""
+
+
+# What an unreadable request is told the calculator does (one clause, after the reason).
+CAN = "I can add, subtract, multiply, divide, and do percentages, powers and roots"
 
 
 class DivisionByZero(ArithmeticError):
@@ -49,6 +53,9 @@ _PHRASES = [
     ("cube root of", "cbrt"), ("the cube root of", "cbrt"),
     ("percent of", "pct_of"), ("per cent of", "pct_of"), ("percent", "pct"), ("per cent", "pct"),
     ("take away", "minus"), ("less", "minus"), ("subtracted from", "subtracted_from"),
+    ("taken away from", "subtracted_from"), ("taken from", "subtracted_from"),
+    ("added to", "plus"), ("lots of", "times"), ("split between", "divided_by"),
+    ("shared between", "divided_by"), ("split into", "divided_by"), ("split", "divided_by"),
     ("half of", "half"), ("a half of", "half"), ("one half of", "half"),
     ("double", "double"), ("twice", "double"), ("triple", "triple"),
     ("the sum of", "sum_of"), ("sum of", "sum_of"), ("the product of", "product_of"),
@@ -65,6 +72,7 @@ _FILLER = {
     "what", "what's", "whats", "is", "how", "much", "calculate", "compute", "please", "now",
     "okay", "ok", "so", "then", "and", "equals", "equal", "exactly", "make", "makes", "the",
     "answer", "tell", "me", "can", "you", "could", "work", "out", "do", "does", "come",
+    "ways", "power", "people",
 }  # fmt: skip
 _SAY = {"plus": "plus", "minus": "minus", "times": "times", "divided_by": "divided by"}
 
@@ -234,6 +242,11 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
                 i += len(p)
                 break
         else:
+            power = read_ordinal(words, i) if out and out[-1] == ("op", "pow") else None
+            if power is not None:  # "two to the third (power)", "ten to the 6th"
+                out.append(("num", Fraction(power[0])))
+                i = power[1]
+                continue
             num = read_number(words, i)
             if num is not None and not (words[i] in ("minus", "negative") and out
                                         and out[-1][0] in ("num", "that", ")")):
@@ -254,7 +267,7 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
                     out.append(("word", w))
                     i += 1
                 else:
-                    raise CalcError(f"I don't know how to calculate with {w!r}")
+                    raise CalcError(f"I don't know how to calculate with {w!r}; {CAN}")
     return out
 
 
@@ -281,7 +294,8 @@ class _Parser:
 
     def that_node(self) -> Num:
         if self.that is None:
-            raise CalcError("there is no earlier result to use")
+            raise CalcError("there is no earlier result to use; say the whole calculation, like "
+                           "nine plus sixteen")
         return Num(self.that)
 
     def parse(self):
@@ -296,7 +310,7 @@ class _Parser:
             self.i += 1
         self.skip_words()
         if self.peek()[0] != "end":
-            raise CalcError("I couldn't read the whole calculation")
+            raise CalcError(f"I couldn't read the whole calculation; {CAN}")
         return node
 
     def verb(self):
@@ -341,6 +355,9 @@ class _Parser:
             if op == "minus" and self.peek(1)[0] in ("num", "that") and self.that is None:
                 return None  # "minus five" with nothing before it is a negative number
             self.i += 1
+            if op in ("times", "divided_by") and self.peek()[0] == "that" \
+                    and self.peek(1) == ("word", "by"):
+                self.i += 2  # "times it by three": "it" is the last result, named again
             right = self.power() if op in ("times", "divided_by", "pct_of", "pow") else \
                 self.term()
             return Bin(op, self.that_node(), right)
@@ -412,7 +429,7 @@ class _Parser:
         if kind == "num":
             self.i += 1
             return self.percent(Num(v))
-        raise CalcError("I couldn't find the numbers in that")
+        raise CalcError(f"I couldn't find the numbers in that; {CAN}")
 
     def percent(self, node):
         kind, op = self.peek()

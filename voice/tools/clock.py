@@ -154,10 +154,11 @@ class Clock:
             return f"the time zone here is {zone_name(now)}", True
         if what in ("until", "days until", "days_until", "countdown"):
             if not date_text:
-                return "sorry, I need a date to count to", False
+                return "sorry, I need a date to count to, like march third or christmas", False
             got = parse_date(date_text, now.date())
             if got is None:
-                return f"sorry, I don't know when {str(date_text)[:40]} is", False
+                return f"sorry, I don't know when {str(date_text)[:40]} is; I know dates " \
+                    "like march third and holidays like christmas", False
             name, d = got
             n = (d - now.date()).days
             if n == 0:
@@ -165,4 +166,5 @@ class Clock:
             if n == 1:
                 return f"{name} is tomorrow", True
             return f"{name} is in {int_words(n)} days", True
-        return f"sorry, the clock can't tell {what[:40]}", False
+        return f"sorry, the clock can't tell {what[:40]}; I can tell the time, the date, the " \
+            "day and the days until a date", False

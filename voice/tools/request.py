@@ -13,7 +13,7 @@ import re
 
 from voice.tools.timers import parse_duration
 from voice.tools.units import find_unit, read_value, unit_at
-from words.quantity import read_number, read_quantity, spoken_text
+from words.quantity import VAGUE, read_number, read_quantity, spoken_text
 
 _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "alright",
             "please", "pls", "diffvoice"}  # fmt: skip
@@ -73,6 +73,37 @@ _LEAD = {"you", "if", "me", "with", "does", "do", "math", "the", "help", "what",
          "much", "is", "a", "quick", "now", "and", "then", "i", "want", "to", "know"}  # fmt: skip
 
 
+def _calculation_in(ws: list[str], calc) -> str | None:
+    """The longest run of words the calculator reads as a calculation (not a number alone),
+    the earliest of equal length: the request's own framing around it ("I need ... worked
+    out", "help me with some sums: ...", "..., what does that come out at") is left out
+    whatever its words, where a list of asking phrases would only know the ones written."""
+    ws = ws[:30]
+    for size in range(len(ws), 1, -1):
+        for i in range(len(ws) - size + 1):
+            span = ws[i : i + size]
+            if _has_number(ws[:i]) or _has_number(ws[i + size :]):
+                continue  # a number said is never left out of the sum
+            bare = read_number(span, 0)
+            if (bare is None or bare[1] < size) and calc.readable(" ".join(span)):
+                while span[0] in _FRAMING and calc.readable(" ".join(span[1:])):
+                    span = span[1:]  # "work 16 minus 5 out": the calculator skips "work"
+                while span[-1] in _FRAMING and calc.readable(" ".join(span[:-1])):
+                    span = span[:-1]
+                return " ".join(span)
+    return None
+
+
+def _has_number(words: list[str]) -> bool:
+    return any(read_number(words, k) is not None for k in range(len(words)))
+
+
+# Words the calculator skips that belong to the request's framing, not the sum.
+_FRAMING = {"work", "out", "what", "does", "do", "is", "come", "to", "at", "for", "me", "please",
+            "the", "answer", "then", "now", "so", "okay", "ok", "tell", "can", "you", "could",
+            "make", "makes", "equals", "equal", "exactly"}  # fmt: skip
+
+
 def calculator_args(text: str, calc=None) -> dict:
     """The expression: the request without its asking words ("what's", "can you work
     out", "help me with"); a follow-up that starts with an operator applies to "that"."""
@@ -89,12 +120,8 @@ def calculator_args(text: str, calc=None) -> dict:
         or w
     )
     e = re.sub(r"\s*\b(?:equal to|equals|come to|make|is)\s*$", "", e).strip() or e
-    if calc is not None:
-        ws = e.split()
-        for i in range(min(len(ws), 5)):  # drop leading words the calculator can't read
-            if calc.readable(" ".join(ws[i:])):
-                e = " ".join(ws[i:])
-                break
+    if calc is not None and not calc.readable(e):
+        e = _calculation_in(e.split(), calc) or e
     ws = e.split()
     while len(ws) > 1 and ws[0] in _LEAD and read_number(ws, 0) is None:  # not "a thousand"
         ws = ws[1:]
@@ -213,6 +240,18 @@ def _duration_span(words: list[str]) -> tuple[int, int] | None:
     return best
 
 
+def _vague_span(words: list[str]) -> tuple[int, int] | None:
+    """Where a length without a number is said ("a few minutes", "several hours"): the timer
+    is asked for it, and answers that it needs a number, rather than listing timers."""
+    text = " ".join(words)
+    for vague in VAGUE:
+        m = re.search(rf"(?:^| ){vague} (?:more )?(\S+)", text)
+        if m and find_unit(m.group(1)) in ("second", "minute", "hour"):
+            start = len(text[: m.start()].split())
+            return start, start + len(m.group(0).split())
+    return None
+
+
 _TIMER_WORDS = {"set", "start", "a", "an", "timer", "for", "the", "called", "put", "on", "can",
                 "could", "you", "please", "i", "need", "my", "time", "countdown", "me", "of",
                 "cancel", "stop", "delete", "turn", "off", "never", "mind", "kill", "get", "rid",
@@ -222,7 +261,12 @@ _TIMER_WORDS = {"set", "start", "a", "an", "timer", "for", "the", "called", "put
                 "does", "goes", "doing", "how's", "hows", "have", "got", "i've", "any", "are",
                 "there", "running", "show", "list", "which", "do", "timer's",
                 "reminder", "actually", "that", "this", "one", "just", "now", "oh", "wait",
-                "no", "instead", "last"}  # fmt: skip
+                "no", "instead", "last", "count", "counted", "down", "clock", "switch",
+                "scrap", "forget", "don't", "more"}  # fmt: skip
+
+
+# A reminder, when a length is said too: "remind me", "nudge me", "give me a shout", "tell me to".
+_REMIND = re.compile(r"\b(remind|reminder|forget|nudge|give me a shout|ping me|tell me to)\b")
 
 
 def _label(words: list[str]) -> str:
@@ -232,25 +276,27 @@ def _label(words: list[str]) -> str:
 def timer_args(text: str) -> dict:
     words = _trim(_words(text))
     w = " ".join(words)
-    span = _duration_span(words)
+    span = _duration_span(words) or _vague_span(words)
     if span and words[span[0]] in ("for", "in") and span[1] - span[0] > 1:
         span = (span[0] + 1, span[1])
     while span and span[1] - span[0] > 1 and words[span[1] - 1] in ("for", "to", "in", "and"):
         span = (span[0], span[1] - 1)
     dur = " ".join(words[span[0] : span[1]]) if span else None
     rest = words[: span[0]] + ["|"] + words[span[1] :] if span else words
-    if re.search(r"\b(remind|reminder|forget)\b", w) and dur is not None:
+    if re.search(_REMIND, w) and dur is not None:
         m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(words[: span[0]]))
         task = m.group(1) if m else None
         if task is None or not task.strip():
             m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(words[span[1] :]))
             task = m.group(1) if m else ""
-        task = re.sub(r"\s*(?:,?\s*remind me|in)\s*$", "", task.strip())
+        task = re.sub(r"\s*(?:,?\s*(?:so |and )?(?:remind me|nudge me|give me a shout|tell me)"
+                      r"(?: then)?|in)\s*$", "", task.strip())
         if not task:
             m = re.search(r"\bneed to\s+(.+)$", " ".join(words[: span[0]]))
             task = re.sub(r"\s+in$", "", m.group(1)) if m else ""
         return {"action": "remind", "duration": dur, "label": task}
-    if re.search(r"\b(cancel|stop|delete|turn off|never mind|kill|get rid|remove|clear)\b", w):
+    if re.search(r"\b(cancel|stop|delete|(?:turn|switch)(?: \w+){0,3} off|never mind|"
+                 r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w):
         if re.search(r"\b(all|every|everything)\b", w):
             return {"action": "cancel", "label": "all"}
         lab = _label(words)
@@ -258,6 +304,8 @@ def timer_args(text: str) -> dict:
     if dur is None and re.search(r"\b(left|longer|how long|until|when|check|how's|done)\b", w):
         lab = _label(words)
         return {"action": "left", **({"label": lab} if lab else {})}
+    if dur is None and re.search(r"\b(?:set|start)\b(?: \w+){0,3} timer\b", w):
+        return {"action": "set"}  # "set a timer": the timer asks how long
     if dur is None:
         return {"action": "list"}
     lab = _label([x for x in rest if x != "|"])
@@ -265,17 +313,38 @@ def timer_args(text: str) -> dict:
 
 
 # -- spelling ---------------------------------------------------------------------------------
+# Words that are never the word to spell in a request to spell one: pronouns standing for it
+# ("spell it", "spell me ..."), the request's own words and English's closed classes.
+_NOT_THE_WORD = set("""
+    it that this these those me you us them him her i i'm i've my your our the a an some any
+    for of in on to out by with about from at up and or but so now then just too also again
+    is are was be do does did can could would will should may might please thanks thank
+    spell spelled spelt spelling spel word name letters letter write written writing wrote
+    how what which way correct correctly right properly never always get got need want like
+    know tell give show let help try say quick real really once more one um uh okay ok hey well
+""".split())  # fmt: skip
+_SPELL_AFTER = re.compile(
+    r"\b(?:the word|the name|spelling of|letters (?:of|in)|spell(?: out)?(?: me| us| for me)?"
+    r"(?: the word| the name)?|write(?: out)?)\s+([a-z'-]+)"
+)
+_SPELL_BEFORE = re.compile(r"\b([a-z'-]+)\s+(?:is |are )?(?:spelled|spelt|written)\b")
+
+
 def spell_args(text: str) -> dict:
+    """The word after "spell", "the word", "the letters of", or before "spelled" / "is written";
+    a pronoun there ("spell it for me") points at the word named elsewhere in the request, the
+    longest word that is not the request's own ("I never get millennium right, spell it")."""
     orig = _trim(_words(text, keep_case=True))
     words = [x.lower() for x in orig]
     w = " ".join(words)
-    m = re.search(r"\b(?:spell|spel)(?: out)?(?: the word)?\s+([a-z'-]+)", w) \
-        or re.search(r"\b(?:is|how's|hows)\s+([a-z'-]+)\s+spelled", w) \
-        or re.search(r"\bspelling of\s+([a-z'-]+)", w) \
-        or re.search(r"\bwrite\s+([a-z'-]+)", w)  # fmt: skip
-    if m:
-        low = m.group(1)
-        return {"word": next((o for o in orig if o.lower() == low), low)}
+    for pattern in (_SPELL_AFTER, _SPELL_BEFORE):
+        for m in pattern.finditer(w):
+            if m.group(1) not in _NOT_THE_WORD:
+                low = m.group(1)
+                return {"word": next((o for o in orig if o.lower() == low), low)}
+    named = [o for o in orig if o.lower() not in _NOT_THE_WORD]
+    if named:
+        return {"word": max(reversed(named), key=len)}  # the longest; the last of equals
     rest = [o for o in orig if o.lower() not in {"and", "what", "about", "how", "now", "letter",
                                                    "by"}]  # fmt: skip
     return {"word": rest[-1] if rest else ""}

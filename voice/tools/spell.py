@@ -13,7 +13,7 @@ def spell(word: object) -> tuple[str, bool]:
     w = re.sub(r"^(the word|the name|word) ", "", w, flags=re.IGNORECASE)
     letters = [c for c in w if c.isalpha()]
     if not letters:
-        return "sorry, I can only spell words", False
+        return "sorry, I can only spell words, like necessary or Mississippi", False
     if len(letters) > MAX_LETTERS:
         return "sorry, that word is too long for me to spell", False
     parts = []

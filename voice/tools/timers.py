@@ -28,7 +28,7 @@ from words.spoken import int_words
 
 MAX_SECONDS = 24 * 3600
 MAX_TIMERS = 20
-_SECONDS = {"second": 1, "minute": 60, "hour": 3600}
+_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}  # a day: to say it's too long
 
 
 def _time_unit_at(words: list[str], j: int) -> tuple[int, int] | None:
@@ -196,7 +196,11 @@ class Timers:
     def set(self, duration: object, label: str, reminder: bool = False) -> tuple[str, bool]:
         secs = parse_duration(duration)
         if secs is None:
-            return f"sorry, I couldn't tell how long {str(duration)[:40]} is", False
+            said = re.sub(r"\s+", " ", str(duration or "")).strip()[:40]
+            if not said:
+                return "sorry, I need a length for that, like five minutes", False
+            return f"sorry, I couldn't tell how long {said} is; I need a number, like five " \
+                "minutes", False
         if secs > MAX_SECONDS:
             return "sorry, timers can be at most one day long", False
         if reminder and not label:

@@ -35,7 +35,8 @@ UNITS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "metric_ton": ("tonne", "tonnes", "mass", ("tonne", "tonnes", "metric ton", "metric tons",
                                                "ton", "tons", "t")),
     "liter": ("liter", "liters", "volume", ("l", "litre", "litres", "ltr")),
-    "milliliter": ("milliliter", "milliliters", "volume", ("ml", "millilitre", "millilitres")),
+    "milliliter": ("milliliter", "milliliters", "volume", ("ml", "millilitre", "millilitres",
+                                                          "mls", "cc", "ccs")),
     "gallon": ("gallon", "gallons", "volume", ("gal", "us gallon", "us gallons")),
     "imperial_gallon": ("imperial gallon", "imperial gallons", "volume", ("uk gallon",
                                                                           "uk gallons")),
@@ -46,11 +47,11 @@ UNITS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "tablespoon": ("tablespoon", "tablespoons", "volume", ("tbsp", "tbs")),
     "teaspoon": ("teaspoon", "teaspoons", "volume", ("tsp",)),
     "degC": ("degree Celsius", "degrees Celsius", "temperature",
-             ("c", "celsius", "celcius", "centigrade", "degrees c", "degree c",
-              "degrees celsius", "degree celsius", "degrees centigrade")),
+             ("c", "celsius", "celcius", "centigrade", "degrees c", "degree c", "deg c",
+              "degs c", "degrees celsius", "degree celsius", "degrees centigrade")),
     "degF": ("degree Fahrenheit", "degrees Fahrenheit", "temperature",
-             ("f", "fahrenheit", "farenheit", "degrees f", "degree f", "degrees fahrenheit",
-              "degree fahrenheit")),
+             ("f", "fahrenheit", "farenheit", "faranheit", "degrees f", "degree f", "deg f",
+              "degs f", "degrees fahrenheit", "degree fahrenheit", "degrees farenheit")),
     "kelvin": ("kelvin", "kelvin", "temperature", ("kelvins", "degrees kelvin")),
     "kilometer / hour": ("kilometer per hour", "kilometers per hour", "speed",
                          ("km/h", "kmh", "kph", "kmph", "kilometers an hour",
@@ -219,16 +220,29 @@ def read_value(value: object) -> Fraction | None:
     return got[0]
 
 
+# What a refusal offers instead: one clause, after the reason.
+CAN = "I can convert lengths, weights, volumes, temperatures, speeds and times"
+EXAMPLE = "like five kilos in pounds"
+
+
+def _said(x: object) -> str:
+    return re.sub(r"\s+", " ", str(x or "")).strip()[:40]
+
+
 def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
-    """(what to say, ok) for converting ``value`` ``src`` into ``dst``."""
+    """(what to say, ok) for converting ``value`` ``src`` into ``dst``. A refusal says in the
+    same sentence what would work: the amount and two units it needs, or what it converts."""
     v = read_value(value)
     if v is None:
-        return f"sorry, I couldn't read the number {str(value)[:40]}", False
+        if not _said(value):
+            return f"sorry, I need an amount and two units, {EXAMPLE}", False
+        return f"sorry, I couldn't read the number {_said(value)}; say it {EXAMPLE}", False
     a, b = find_unit(src), find_unit(dst)
-    if a is None:
-        return f"sorry, I don't know the unit {str(src)[:40]}", False
-    if b is None:
-        return f"sorry, I don't know the unit {str(dst)[:40]}", False
+    for unit, name in ((a, src), (b, dst)):
+        if unit is None and not _said(name):
+            return f"sorry, I need two units, {EXAMPLE}", False
+        if unit is None:
+            return f"sorry, I don't know the unit {_said(name)}; {CAN}", False
     ureg = registry()
     if ureg.Unit(a).dimensionality != ureg.Unit(b).dimensionality:
         return f"sorry, I can't convert {said(a, Fraction(2))} to {said(b, Fraction(2))}", False
@@ -240,4 +254,4 @@ def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
     except TooLarge:
         return "that number is too large to say", False
     except Exception as e:  # pint's own errors (offsets, dimensionality) as one line
-        return f"sorry, I can't convert that ({type(e).__name__})", False
+        return f"sorry, I can't convert that ({type(e).__name__}); {CAN}", False

@@ -1,24 +1,32 @@
-"""User-felt turn latency of ``diffvoice serve``: from the audible end of a question to the first
-byte of the spoken answer, measured by a real-time websocket client, for the bundled defaults and
-for plain silence endpointing in the same run.
+"""User-felt turn latency of ``diffvoice serve``: from the audible end of a question to the
+first byte of the spoken answer, measured by a real-time websocket client, for the bundled
+defaults and for plain silence endpointing in the same run.
 
-The questions are Piper-voiced here, of varied length, and some have a 400-700 ms pause in the
-middle of a sentence ("What is the capital of … Australia?"). The client streams each at
-real-time pace in 20 ms PCM16 frames (as the page does), with silence around it, and clocks:
+The questions (``--questions``) are Piper-voiced here. ``held-out`` (the default): the hand-written
+set of ``bench/turn_questions.py`` that the end-of-turn model never saw, 66 two-part questions
+with a 300-900 ms pause at varied places ("Which planet … is the largest?", "Set the thermostat
+to sixty … eight degrees.") and 60 said in one go, spoken by three renderings of the one offline
+voice (``bench/turn_voices.py``: clean; faster with sampling and white noise; lower and slower
+with room noise). ``original``: the 16 questions this bench began with, some with a 400-700 ms
+pause. The client streams each at real-time pace in 20 ms PCM16 frames (as the page does), with
+silence (or the voice's noise) around it, and clocks:
 
 - **latency**: the audible end of the question (the end of its last 10 ms frame within 35 dB of
-  the loudest, found in the audio itself, on the client's send clock) → the first binary reply
-  frame of the turn at the client;
-- **cut off**: reply audio that arrived before the question had been said to the end, or the
-  question split into more than one answered turn;
-- **whole**: the turn's transcript holds the question's last word (the answer addressed all of
-  it).
+  the loudest, found in the clean speech, on the client's send clock) → the first binary reply
+  frame of the first turn answered after it;
+- **early audio**: reply audio that arrived before the question's audible end (for a two-part
+  question: while the user was pausing or saying the second part);
+- **missed half** (two-part questions): the turn's transcript lacks the question's last word, or
+  the question was split into more than one answered turn;
+- **whole**: the transcript holds the question's last word.
 
 Each configuration gets its own server subprocess on a loopback port; every question is asked
-in a fresh session (no history), after a warm-up question. Prints a table and one JSON line.
+in a fresh session (no history), after a warm-up question. Prints a table per configuration and
+per voice, and one JSON line with the p50 ratio of the defaults to silence-only endpointing.
 
-    python bench/turns.py                       # defaults vs silence-only, all questions
-    python bench/turns.py --repeat 2 --configs defaults
+    python bench/turns.py                                 # held-out, defaults vs silence-only
+    python bench/turns.py --configs defaults,rules,silence-only --questions all
+    python bench/turns.py --limit 6 --configs defaults    # a smoke run
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import asyncio
 import json
 import sys
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,9 +47,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from load import FRAME, ServerProcess, free_port, pct  # noqa: E402
+from turn_questions import HeldOut, held_out  # noqa: E402
+from turn_voices import Voices  # noqa: E402
 
 from voice.asr import normalize_text  # noqa: E402
-from voice.audio import SAMPLE_RATE, resample  # noqa: E402
+from voice.audio import SAMPLE_RATE  # noqa: E402
 from voice.vad import audible_end  # noqa: E402
 
 # (parts, pause between them in ms). One part: said in one go.
@@ -74,54 +85,62 @@ CONFIGS: dict[str, list[str]] = {
     ],
     # main before issue 17: speculative start at a 150 ms webrtcvad pause, 600 ms endpoint.
     "before": ["vad.endpoint=silence", "vad.quiet_ms=0", "asr.window_s=30"],
+    # the hand-written end-of-turn rules (the default before issue 25), for a before/after
+    "rules": ["vad.endpoint=smart"],
 }
+SETS = ("held-out", "original", "all")
 LEAD_S, TAIL_S, TIMEOUT_S = 0.6, 4.0, 20.0
 
 
 @dataclass
 class Question:
     text: str
-    audio: np.ndarray  # int16 16 kHz, with silence before
+    audio: np.ndarray  # int16 16 kHz: silence before, the question, TAIL_S after (noise too)
     audible_end: int  # samples
     split_at: int  # samples: where the mid-sentence pause ends (0: none)
     last_word: str
+    voice: str = "joe"
+    where: str = ""  # where the pause falls ("": no pause)
 
 
 @dataclass
 class Outcome:
     latency_ms: float | None = None
-    cut_off: bool = False
+    early_audio: bool = False  # reply audio before the audible end
+    missed_half: bool = False  # two-part: last word not heard, or split into answered turns
+    cut_off: bool = False  # early audio or split
     whole: bool = False
     transcript: str = ""
     turns: int = 0
     vad_latency_ms: float | None = None  # from the server's speech_end (the old figure)
+    wall_s: float = 0.0
     events: list = field(default_factory=list)
 
 
-def make_questions() -> list[Question]:
-    from voice.tts import Synthesizer
+def question_set(which: str) -> list[HeldOut]:
+    """``held-out``, ``original`` (this bench's first 16, voice joe) or ``all`` of them."""
+    original = [HeldOut(parts, ms, "original" if ms else "", "joe") for parts, ms in QUESTIONS]
+    return {"held-out": held_out(), "original": original, "all": held_out() + original}[which]
 
-    synth = Synthesizer(variation=False)
-    synth.load()
 
-    def say(text: str) -> np.ndarray:
-        a = resample(synth.synthesize(text), synth.sample_rate, SAMPLE_RATE)
-        end = audible_end(a)  # trim Piper's own trailing silence: the pause is ours
-        return a[:end]
-
+def make_questions(which: str = "held-out", limit: int = 0) -> list[Question]:
+    """The questions of ``which`` (the first ``limit``; 0: all) as the client will stream them."""
+    voices = Voices()
     out = []
     lead = np.zeros(int(LEAD_S * SAMPLE_RATE), dtype=np.int16)
-    for parts, pause_ms in QUESTIONS:
+    tail = np.zeros(int(TAIL_S * SAMPLE_RATE), dtype=np.int16)
+    chosen = question_set(which)
+    for h in chosen[:limit] if limit else chosen:
         pieces, split = [lead], 0
-        for i, p in enumerate(parts):
+        for i, p in enumerate(h.parts):
             if i:
-                pieces.append(np.zeros(pause_ms * SAMPLE_RATE // 1000, dtype=np.int16))
+                pieces.append(np.zeros(h.pause_ms * SAMPLE_RATE // 1000, dtype=np.int16))
                 split = sum(len(x) for x in pieces)
-            pieces.append(say(p))
-        audio = np.concatenate(pieces)
-        text = " ".join(parts)
-        last = normalize_text(text).split()[-1]
-        out.append(Question(text, audio, audible_end(audio), split, last))
+            pieces.append(voices.say(p, h.voice))
+        clean = np.concatenate(pieces)
+        audio = voices.add_noise(np.concatenate([clean, tail]), h.voice)
+        last = normalize_text(h.text).split()[-1]
+        out.append(Question(h.text, audio, audible_end(clean), split, last, h.voice, h.where))
     return out
 
 
@@ -130,6 +149,7 @@ async def ask(url: str, q: Question) -> Outcome:
     import websockets
 
     o = Outcome()
+    began = time.perf_counter()
     async with websockets.connect(url, max_size=2**24) as ws:
         await asyncio.wait_for(ws.recv(), 30)  # session.started
         t0 = time.perf_counter()
@@ -139,6 +159,7 @@ async def ask(url: str, q: Question) -> Outcome:
         speech_end: dict[int, float] = {}
         audio_turn: list[int | None] = [None]
         done = asyncio.Event()
+        heard = t0 + q.audible_end / SAMPLE_RATE
 
         async def receive() -> None:
             async for msg in ws:
@@ -158,14 +179,17 @@ async def ask(url: str, q: Question) -> Outcome:
                 elif kind == "reply.audio.end":
                     audio_turn[0] = None
                     await ws.send(json.dumps({"type": "playback.done", "turn": turn}))
-                elif (kind == "turn.metrics" and turn in first_audio) or kind == "error":
-                    done.set()
+                elif kind == "error" or (
+                    kind == "turn.metrics" and first_audio.get(turn, 0.0) >= heard
+                ):
+                    done.set()  # the answer to the whole question (an early one: wait on)
 
         rx = asyncio.create_task(receive())
-        pad = np.zeros(int(TAIL_S * SAMPLE_RATE), dtype=np.int16)
-        audio = np.concatenate([q.audio, pad])
+        audio = q.audio
         try:
             for i in range(0, len(audio), FRAME):
+                if done.is_set() and i >= q.audible_end:  # answered: the rest is the tail
+                    break
                 delay = t0 + sent / SAMPLE_RATE - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
@@ -176,17 +200,39 @@ async def ask(url: str, q: Question) -> Outcome:
             pass
         finally:
             rx.cancel()
-    heard = t0 + q.audible_end / SAMPLE_RATE
     o.turns = len(first_audio)
     o.transcript = " ".join(transcripts[t] for t in sorted(transcripts))
     o.whole = q.last_word in normalize_text(o.transcript).split()
-    o.cut_off = o.turns > 1 or any(t < heard for t in first_audio.values())
-    if first_audio:
-        last = max(first_audio)
-        o.latency_ms = round((first_audio[last] - heard) * 1000.0, 1)
-        if last in speech_end:
-            o.vad_latency_ms = round((first_audio[last] - speech_end[last]) * 1000.0, 1)
+    o.early_audio = any(t < heard for t in first_audio.values())
+    o.cut_off = o.turns > 1 or o.early_audio
+    o.missed_half = bool(q.split_at) and (o.turns > 1 or not o.whole)
+    after = sorted(t for t, at in first_audio.items() if at >= heard)
+    if after:
+        o.latency_ms = round((first_audio[after[0]] - heard) * 1000.0, 1)
+        if after[0] in speech_end:
+            o.vad_latency_ms = round((first_audio[after[0]] - speech_end[after[0]]) * 1000.0, 1)
+    o.wall_s = round(time.perf_counter() - began, 2)
     return o
+
+
+def summary(outcomes: list[tuple[Question, Outcome]]) -> dict:
+    """Latency percentiles and counts of what the user would have minded."""
+    lat = [o.latency_ms for _, o in outcomes if o.latency_ms is not None]
+    paused = [(q, o) for q, o in outcomes if q.split_at]
+    return {
+        "questions": len(outcomes),
+        "answered": len(lat),
+        "p50_ms": pct(lat, 50),
+        "p90_ms": pct(lat, 90),
+        "max_ms": round(max(lat), 1) if lat else None,
+        "vad_end_p50_ms": pct([o.vad_latency_ms for _, o in outcomes if o.vad_latency_ms], 50),
+        "early_audio": sum(o.early_audio for _, o in outcomes),
+        "early_audio_paused": sum(o.early_audio for _, o in paused),
+        "missed_half": sum(o.missed_half for _, o in paused),
+        "paused_questions": len(paused),
+        "cut_off": sum(o.cut_off for _, o in outcomes),
+        "not_whole": sum(not o.whole for _, o in outcomes),
+    }
 
 
 def run_config(name: str, sets: list[str], questions: list[Question], repeat: int) -> dict:
@@ -202,32 +248,54 @@ def run_config(name: str, sets: list[str], questions: list[Question], repeat: in
             for q in questions:
                 o = asyncio.run(ask(url, q))
                 outcomes.append((q, o))
-                flag = " CUT OFF" if o.cut_off else ("" if o.whole else " (not whole)")
-                print(f"  [{name}] {o.latency_ms!s:>7} ms  {q.text!r} -> {o.transcript!r}{flag}",
-                      file=sys.stderr, flush=True)  # fmt: skip
+                flag = " EARLY AUDIO" if o.early_audio else ""
+                flag += " MISSED HALF" if o.missed_half else ("" if o.whole else " (not whole)")
+                print(f"  [{name}/{q.voice}] {o.latency_ms!s:>7} ms  {q.text!r} -> "
+                      f"{o.transcript!r}{flag}", file=sys.stderr, flush=True)  # fmt: skip
     finally:
         server.stop()
-    lat = [o.latency_ms for _, o in outcomes if o.latency_ms is not None]
-    paused = [(q, o) for q, o in outcomes if q.split_at]
+    by_voice: dict[str, list] = defaultdict(list)
+    by_where: dict[str, list] = defaultdict(list)
+    for q, o in outcomes:
+        by_voice[q.voice].append((q, o))
+        if q.split_at:
+            by_where[q.where].append((q, o))
     return {
         "config": name,
         "sets": sets,
-        "questions": len(outcomes),
-        "answered": len(lat),
-        "p50_ms": pct(lat, 50),
-        "p90_ms": pct(lat, 90),
-        "max_ms": round(max(lat), 1) if lat else None,
-        "vad_end_p50_ms": pct([o.vad_latency_ms for _, o in outcomes if o.vad_latency_ms], 50),
-        "cut_off": sum(o.cut_off for _, o in outcomes),
-        "paused_cut_off": sum(o.cut_off or not o.whole for _, o in paused),
-        "paused_questions": len(paused),
-        "not_whole": sum(not o.whole for _, o in outcomes),
+        **summary(outcomes),
+        "wall_s_per_question": round(sum(o.wall_s for _, o in outcomes) / len(outcomes), 2),
+        "by_voice": {v: summary(rows) for v, rows in sorted(by_voice.items())},
+        "by_pause_place": {
+            w: {
+                "asked": len(r),
+                "early_audio": sum(o.early_audio for _, o in r),
+                "missed_half": sum(o.missed_half for _, o in r),
+            }
+            for w, r in sorted(by_where.items())
+        },
     }
+
+
+def print_table(rows: list[dict]) -> None:
+    print(
+        f"{'config':<14}{'voice':<16}{'asked':>6}{'p50 ms':>8}{'p90 ms':>8}{'max ms':>8}"
+        f"{'early audio':>12}{'missed half':>13}{'not whole':>10}"
+    )
+    for r in rows:
+        for voice, s in [("all", r), *r["by_voice"].items()]:
+            print(
+                f"{r['config']:<14}{voice:<16}{s['questions']:>6}{s['p50_ms'] or '-':>8}"
+                f"{s['p90_ms'] or '-':>8}{s['max_ms'] or '-':>8}{s['early_audio']:>12}"
+                f"{s['missed_half']:>6}/{s['paused_questions']:<6}{s['not_whole']:>10}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--configs", default="defaults,silence-only", help=f"of {list(CONFIGS)}")
+    ap.add_argument("--questions", default="held-out", choices=SETS, help="which question set")
+    ap.add_argument("--limit", type=int, default=0, help="ask only the first N (0: all)")
     ap.add_argument("--repeat", type=int, default=1, help="times each question is asked (1-5)")
     ap.add_argument("--set", action="append", default=[], help="config override for every server")
     args = ap.parse_args(argv)
@@ -235,20 +303,24 @@ def main(argv: list[str] | None = None) -> int:
     if not names or any(c not in CONFIGS for c in names) or not 1 <= args.repeat <= 5:
         print(f"turns: --configs must name {list(CONFIGS)}; --repeat 1..5", file=sys.stderr)
         return 2
-    questions = make_questions()
+    if args.limit < 0:
+        print("turns: --limit must be 0 (all) or more", file=sys.stderr)
+        return 2
+    print(f"rendering the {args.questions} questions ...", file=sys.stderr, flush=True)
+    questions = make_questions(args.questions, args.limit)
     rows = [run_config(n, CONFIGS[n] + args.set, questions, args.repeat) for n in names]
-    print(
-        f"{'config':<14}{'asked':>6}{'p50 ms':>8}{'p90 ms':>8}{'max ms':>8}"
-        f"{'VAD-end p50':>12}{'cut off':>8}{'paused cut/whole':>18}"
+    print_table(rows)
+    p50 = {r["config"]: r["p50_ms"] for r in rows}
+    ratio = (
+        round(p50["defaults"] / p50["silence-only"], 3)
+        if p50.get("defaults") and p50.get("silence-only")
+        else None
     )
-    for r in rows:
-        print(
-            f"{r['config']:<14}{r['questions']:>6}{r['p50_ms'] or '-':>8}{r['p90_ms'] or '-':>8}"
-            f"{r['max_ms'] or '-':>8}{r['vad_end_p50_ms'] or '-':>12}{r['cut_off']:>8}"
-            f"{r['paused_cut_off']:>10}/{r['paused_questions']:<7}"
-        )
+    if ratio is not None:
+        print(f"p50 defaults / silence-only: {ratio} (target <= 0.5)")
     clock = "audible end -> first reply audio byte at the client"
-    print(json.dumps({"clock": clock, "rows": rows}))
+    print(json.dumps({"clock": clock, "questions": args.questions, "limit": args.limit,
+                      "ratio_p50_defaults_to_silence": ratio, "rows": rows}))  # fmt: skip
     return 0
 
 

@@ -226,11 +226,24 @@ def test_realtime_api_through_the_front_end(cluster: int) -> None:
         assert any(e.type == "response.output_audio.delta" for e in seen)
 
 
-def _asr_replicas() -> list[str]:
+def _replicas(deployment: str) -> list[str]:
     import ray
 
+    prefix = f"SERVE_REPLICA::diffvoice#{deployment}#"
     return sorted(a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
-                  if a["name"].startswith("SERVE_REPLICA::diffvoice#asr#"))  # fmt: skip
+                  if a["name"].startswith(prefix))  # fmt: skip
+
+
+def _asr_replicas() -> list[str]:
+    return _replicas("asr")
+
+
+def _replaced(deployment: str, killed: str, count: int = 1, within_s: float = 60.0) -> None:
+    """Wait until Serve has started a replica of ``deployment`` in the killed one's place."""
+    deadline = time.monotonic() + within_s
+    while len(_replicas(deployment)) != count or killed in _replicas(deployment):
+        assert time.monotonic() < deadline, _replicas(deployment)
+        time.sleep(0.5)
 
 
 def _kill_when_busy(names: list[str], killed: list[str], within_s: float = 20.0) -> None:
@@ -276,10 +289,33 @@ def test_an_asr_replica_killed_during_a_turn(cluster: int, spoken_wav) -> None:
         assert whole_turn(b, b.next_of("transcript.final")["turn"])["type"] == "turn.metrics"
         assert not [e for e in b.events if e["type"] == "error"]
         print("outcomes:", json.dumps([e["type"] for e in outcomes]))
-    deadline = time.monotonic() + 60  # Serve starts a replica in the dead one's place
-    while len(_asr_replicas()) != 2 or killed[0] in _asr_replicas():
-        assert time.monotonic() < deadline, _asr_replicas()
-        time.sleep(0.5)
+    _replaced("asr", killed[0], count=2)  # Serve starts a replica in the dead one's place
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deployment", ["tts", "engine"])
+def test_the_only_tts_or_engine_replica_killed_during_a_turn(cluster: int, deployment) -> None:
+    """The one TTS (or engine) replica dies while it works on a session's reply: that turn ends
+    with its reply or a ``turn_failed`` event, never a hang; the session and a second one carry
+    on, and once Serve has replaced the replica both are answered again."""
+    (replica,) = _replicas(deployment)
+    killed: list[str] = []
+    with open_client(_ws(cluster)) as a, open_client(_ws(cluster)) as b:
+        killer = threading.Thread(target=_kill_when_busy, args=([replica], killed))
+        killer.start()
+        a.send("text.input", text="tell me a joke")
+        turn = a.next_of("transcript.final")["turn"]
+        killer.join()
+        assert killed, f"the {deployment} replica was not seen working on the turn"
+        end = whole_turn(a, turn)
+        assert end["type"] == "turn.metrics" or end.get("code") == "turn_failed", end
+        _replaced(deployment, replica)
+        for c in (a, b):
+            c.send("text.input", text="hello there")
+            again = c.next_of("transcript.final")["turn"]
+            assert whole_turn(c, again)["type"] == "turn.metrics"
+        assert not [e for e in b.events if e["type"] == "error"]
+        print(deployment, "turn:", end["type"], end.get("code", ""))
 
 
 def _health(port: int) -> dict:

@@ -2,9 +2,10 @@
 
 Subcommands: ``run`` (the voice assistant), ``chat`` (text), ``api`` (OpenAI-compatible
 server), ``serve`` (the browser client), ``cluster`` (serve's application on Ray Serve),
-``bench`` (decoding benchmark), ``train`` / ``eval`` (the bundled demo model). Every
-subcommand takes ``--config`` and ``--set key=value``. Errors are one line on stderr and a
-non-zero exit; set ``DIFFVOICE_DEBUG=1`` to see tracebacks.
+``bench`` (decoding benchmark), ``train`` / ``eval`` (the bundled demo model), ``train-turn``
+(the end-of-turn model, ``--out`` and ``--seed`` only). Every other subcommand takes
+``--config`` and ``--set key=value``. Errors are one line on stderr and a non-zero exit; set
+``DIFFVOICE_DEBUG=1`` to see tracebacks.
 """
 
 from __future__ import annotations
@@ -290,6 +291,12 @@ def cmd_train(args) -> int:
     return 0
 
 
+def cmd_train_turn(args) -> int:
+    from training.turn_model import main as turn_main
+
+    return int(turn_main(["--out", args.out, "--seed", str(args.seed)]) or 0)
+
+
 def cmd_eval(args) -> int:
     from training.evaluate import main as eval_main
 
@@ -351,6 +358,10 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="train the demo model from the generated corpus")
     _common(t)
 
+    tt = sub.add_parser("train-turn", help="train the end-of-turn model (vad.endpoint=model)")
+    tt.add_argument("--out", default="models/turn", help="where turn.npz and its card go")
+    tt.add_argument("--seed", type=int, default=0)
+
     sv = sub.add_parser(
         "serve", help="everything on one port: web page, /ws, OpenAI /v1 (Realtime, audio, chat)"
     )
@@ -411,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
             "cluster": cmd_cluster,
             "wyoming": cmd_wyoming,
             "train": cmd_train,
+            "train-turn": cmd_train_turn,
             "eval": cmd_eval,
         }[args.command](args)
     except KeyboardInterrupt:

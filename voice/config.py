@@ -78,16 +78,27 @@ class VadConfig:
     preroll_ms: int = 300
     takeback_ms: int = 600  # speech this soon after the answer began takes the answer back
     quiet_ms: int = 90  # inaudible this long (energy, before webrtcvad's hangover): a pause
-    endpoint: str = "smart"  # smart: transcript + silence decide the end; silence: end_ms only
+    # model: the end-of-turn model's P(finished) of the pause's transcript sets the wait (rules
+    # if its files are missing); smart: hand-written rules; silence: end_ms only
+    endpoint: str = "model"
     complete_ms: int = 0  # after the audible end, a complete transcript ends the turn this soon
     incomplete_ms: int = 1500  # silence that ends a turn whose transcript is incomplete
     preface_ms: int = 450  # after the audible end, a short opener ("Hello there.") ends it then
+    # model: wait = model_half_ms - model_scale_ms * ln(p / (1 - p)), within complete_ms and
+    # incomplete_ms (the best wait if pause lengths fall off exponentially; docs/turn-taking.md)
+    model_half_ms: int = 700  # the wait at p = 0.5
+    model_scale_ms: int = 200  # ms less per unit of log-odds that the user has finished
+    turn_model: str = ""  # the end-of-turn model's directory ("": the bundled models/turn)
     echo_suppression: bool = True  # silence the assistant's own voice in the microphone
     echo_margin_db: float = 6.0  # over the expected echo, the microphone is the user
 
     def __post_init__(self) -> None:
-        if self.endpoint not in ("smart", "silence"):
-            raise ValueError("vad.endpoint must be smart or silence")
+        if self.endpoint not in ("model", "smart", "silence"):
+            raise ValueError("vad.endpoint must be model, smart or silence")
+        if not self.complete_ms <= self.model_half_ms <= self.incomplete_ms:
+            raise ValueError("vad.model_half_ms must be between vad.complete_ms and incomplete_ms")
+        if not 0 < self.model_scale_ms <= 2000:
+            raise ValueError("vad.model_scale_ms must be between 1 and 2000")
         if not 0 <= self.quiet_ms < self.end_ms or not 0 <= self.complete_ms <= self.end_ms:
             raise ValueError("vad.quiet_ms and vad.complete_ms must be between 0 and vad.end_ms")
         if not self.complete_ms <= self.preface_ms <= self.incomplete_ms:

@@ -9,15 +9,23 @@ sentence ("What is the capital of … Australia?"). The pipeline combines three 
 - **how it was said**, as Whisper writes it: a sentence that trails off gets "..." or a comma,
   a finished one ends with "." or "?".
 
-A complete transcript ends the turn after ``vad.complete_ms`` of quiet; a short preface
-(:func:`is_preface`: "Hello there.", "Okay so.") after ``vad.preface_ms``, since people pause
-after one and go on ("Hello there, … can you hear me?"); an incomplete one waits up to
-``vad.incomplete_ms``. docs/turn-taking.md says why this is a rule and not a model.
+:func:`quiet_needed` turns the transcript into the quiet that ends the turn. By default
+(``vad.endpoint = "model"``) the learned end-of-turn model (``voice.turn_model``) gives
+P(finished) and the wait falls with it, from ``vad.incomplete_ms`` to ``vad.complete_ms``. The
+rules below are the fallback (``vad.endpoint = "smart"``, or no model files): a complete
+transcript ends the turn after ``vad.complete_ms``, an incomplete one waits for silence. Either
+way a short preface (:func:`is_preface`: "Hello there.", "Okay so.") is held ``vad.preface_ms``,
+since people pause after one and go on ("Hello there, … can you hear me?").
+docs/turn-taking.md says why a model now decides, and how the wait depends on it.
 """
 
 from __future__ import annotations
 
+import math
 import re
+
+from voice import turn_model
+from voice.config import VadConfig
 
 # Words an English sentence does not end on: articles, prepositions, conjunctions, possessives,
 # auxiliaries and question words that still need what follows. "What is the capital of" is
@@ -92,3 +100,18 @@ def is_preface(transcript: str) -> bool:
     if not words or len(words) > 3:
         return False
     return words[0] not in _ASKING
+
+
+def quiet_needed(transcript: str, vad: VadConfig) -> float:
+    """Milliseconds of quiet after the audible end that end a turn whose pause was transcribed
+    as ``transcript`` (``math.inf``: the transcript cannot end it; silence will)."""
+    if not transcript.strip():
+        return math.inf
+    p = turn_model.probability(transcript, vad.turn_model) if vad.endpoint == "model" else None
+    if p is not None:
+        wait = turn_model.wait_ms(p, vad)
+    elif is_complete(transcript):
+        wait = vad.complete_ms
+    else:
+        return math.inf
+    return max(wait, vad.preface_ms) if is_preface(transcript) else wait

@@ -1,7 +1,8 @@
 """The microphone side of one conversation: the echo gate, the VAD's turn detector and the
 stream clock that puts its sample offsets on the wall clock (where the user's speech began and
-ended, as the user heard it). Smart endpointing (``vad.endpoint=smart``, real time, with
-speculation) lets a complete transcript end the turn; silence then ends only an incomplete one.
+ended, as the user heard it). Transcript-aware endpointing (``vad.endpoint`` model or smart,
+real time, with speculation) lets a finished transcript end the turn; silence then ends only
+an unfinished one, after ``vad.incomplete_ms``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from voice import turn_model
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.echo import EchoPath
@@ -35,7 +37,10 @@ class Listener:
         self.realtime, self.t0 = realtime, self.clock()
         self.echo.start(self.t0, realtime)
         v = self.cfg.vad
-        self.smart = realtime and self.cfg.assistant.speculative and v.endpoint == "smart"
+        smart = v.endpoint in ("model", "smart")
+        self.smart = realtime and self.cfg.assistant.speculative and smart
+        if self.smart and v.endpoint == "model":
+            turn_model.load(v.turn_model)  # once per process, before the first pause needs it
         # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
         self.detector.set_end_ms(v.incomplete_ms if self.smart else v.end_ms)
 

@@ -16,7 +16,7 @@ from voice.answering import Answerer
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.conversation import asks_reset
-from voice.endpoint import is_complete, is_preface
+from voice.endpoint import quiet_needed
 from voice.speaking import Speaker
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused
@@ -43,6 +43,7 @@ class Speculation:
     paused: SpeechPaused
     task: asyncio.Task | None = None
     transcript: str | None = None  # known once its ASR is done
+    quiet_ms: float | None = None  # the quiet that ends the turn here (once the transcript is)
     # The turn ended at this pause: the user now waits for what is left of this work, so its
     # later jobs (the first sentence's audio) are urgent, not speculative.
     wanted: bool = False
@@ -102,14 +103,16 @@ class Speculator:
         return None
 
     def ends_turn(self, position: int) -> bool:
-        """Smart endpoint: the pause's transcript is complete and the user has been quiet long
-        enough after it (longer after a preface, "well, ...") at stream offset ``position``."""
-        s, v = self.current, self.cfg.vad
+        """Transcript-aware endpoint: the user has been quiet, at stream offset ``position``,
+        for as long as the pause's transcript asks (``voice.endpoint.quiet_needed``: short when
+        the end-of-turn model is sure the user has finished, up to a cap when not). Judged once
+        per pause, when its transcript arrives, not at every chunk."""
+        s = self.current
         if s is None or s.transcript is None:
             return False
-        quiet_ms = (position - s.paused.audible_end) * 1000 / SAMPLE_RATE
-        need = v.preface_ms if is_preface(s.transcript) else v.complete_ms
-        return quiet_ms >= need and is_complete(s.transcript)
+        if s.quiet_ms is None:
+            s.quiet_ms = quiet_needed(s.transcript, self.cfg.vad)
+        return (position - s.paused.audible_end) * 1000 / SAMPLE_RATE >= s.quiet_ms
 
     async def result(self, task: asyncio.Task) -> Prepared | None:
         """What ``task`` (from :meth:`take`) prepared, or None if it failed."""

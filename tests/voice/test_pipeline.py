@@ -304,6 +304,43 @@ def test_a_pause_in_the_middle_of_a_sentence_does_not_end_the_turn(models, speak
     assert pipe.speculation.cancelled >= 1  # the pause's transcript was incomplete: it waited
 
 
+class SpySink(WavSink):
+    """A WavSink that notes when each piece of reply audio was handed to it (wall clock)."""
+
+    def __init__(self, sample_rate: int) -> None:
+        super().__init__(sample_rate, realtime=True)
+        self.handed: list[tuple[float, int]] = []
+
+    async def play(self, audio: np.ndarray, turn: int) -> tuple[float, float]:
+        self.handed.append((self.clock(), turn))
+        return await super().play(audio, turn)
+
+
+@pytest.mark.parametrize(
+    "first,pause_s,second",
+    [("How many planets", 0.6, "are in the solar system?"), ("What is seven", 0.7, "times six?")],
+    ids=["planets", "seven"],
+)
+def test_reply_audio_never_precedes_the_turn_decision(models, speak, tiny_model, first, pause_s,
+                                                      second):  # fmt: skip
+    # Issue 25's pauses in the middle of a question: the learned endpoint (the default) waits
+    # through them, and speculation prepares silently: nothing reaches the sink before the turn
+    # is decided, and the turn is decided only after the whole question.
+    cfg = config(tiny_model)
+    assert cfg.vad.endpoint == "model"
+    seen = Timeline()
+    sink = SpySink(models.tts.sample_rate)
+    pipe = Pipeline(models, cfg, sink, on_frame=seen)
+    start = np.concatenate([silence(0.5), trimmed(speak, first)])
+    said_all = say_then_listen(pipe, seen, start, silence(pause_s), trimmed(speak, second))
+    assert len(pipe.records) == 1, [r.transcript for r in pipe.records]
+    (rec,) = pipe.records
+    assert normalize_text(rec.transcript).split()[-1] == normalize_text(second).split()[-1]
+    assert sink.handed, "no reply audio"
+    assert sink.handed[0][0] >= rec.stamps["turn_detected"] > said_all
+    assert pipe.speculation.started >= 2 and pipe.speculation.cancelled >= 1
+
+
 def test_a_greeting_then_a_question_is_one_turn(models, speak, tiny_model) -> None:
     # Piper pauses ~330 ms at the comma, and "Hello there." is a whole sentence: a preface is
     # held for vad.preface_ms, so the user goes on before anything is said.
@@ -430,7 +467,10 @@ def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, sp
     # in the history, and the next turn hears and answers the whole utterance. (Headphones, or a
     # websocket client that cancels its own echo: over loudspeakers the echo suppressor needs the
     # first half second of the first reply to learn the room, and gates the microphone till then.)
+    # The turn ends on the learned endpoint (the default), which is sure "Tell me a joke." is
+    # finished: a late false end that only the take-back can repair.
     cfg = config(tiny_model, "sampling.max_new_tokens=48", "vad.echo_suppression=false")
+    assert cfg.vad.endpoint == "model"
     seen = Timeline()
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
 
@@ -462,7 +502,9 @@ def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, sp
     asyncio.run(scenario())
     assert len(pipe.records) >= 2, [r.transcript for r in pipe.records]
     first, second = pipe.records[:2]
+    assert first.endpoint == "complete"  # ended by the model on its transcript, not silence
     assert first.taken_back and first.interrupted and first.spoken == ""
+    assert first.stats["barge_in_stop_ms"] < 100, first.stats  # the reply stops at once
     assert any(isinstance(f, InterruptionFrame) and f.turn == first.turn for _, f in seen.frames)
     words = normalize_text(second.transcript).split()
     assert "joke" in words and words[-1] == "moon", second.transcript

@@ -3,11 +3,15 @@
 A small grammar of English utterance shapes — questions of many kinds, requests, statements,
 dictated numbers, phone numbers and addresses, lists, greetings and answers, with fillers and
 openers ("um", "so", "tell me", "I was wondering") — not only the assistant's own intents.
-Every sampled sentence is cut after each word: the whole sentence is *finished* (label 1), a
-prefix is finished only where the sentence could have ended (a ``/`` in its shape: "What time
-is it / in {city}") or where its words are a whole sentence of some shape on their own;
-every other prefix is unfinished (label 0). A prefix that ends on a filler or an opener is
-always unfinished.
+Every sampled sentence is cut after each word: the sentence as the speaker said it is
+*finished* (label 1), every cut before its end is *unfinished* (label 0), even one whose words
+could have been a sentence. A shape's optional ends (a ``/``: "What time is it / in {city}")
+make the speaker stop there some of the time (:func:`_cut_short`), so the same words come
+finished in some rows and unfinished in others, as often as speakers stop there: the model
+learns P(the user has finished | these words), calibrated, not "could these words be a
+sentence" (which made "What time is it?" certain, and a pause before "... in Tokyo?" the end of
+the turn). Rows are kept as sampled, repeats included: how often words end a sentence is the
+information.
 
 Transcripts are rendered the way Whisper tiny.en writes them: capitalised, numbers often as
 digits ("What is 7 times 6?"), a trailing "..." or "," for speech that trails off, "." or "?"
@@ -213,36 +217,25 @@ def generate(split: str, per_shape: int = 160, seed: int = 0) -> list[Row]:
             chunks = _with_fillers(_cut_short(grammar.sample(template), rng), rng)
             if key(_plain(chunks)) not in _EXCLUDED_KEYS:
                 sentences.append((name, kind, chunks))
-    wholes = {key(_plain(c)) for _, _, c in sentences}
-    rows, seen = [], set()
+    rows = []
     for name, kind, chunks in sentences:
         question = _question(chunks, kind)
-        for cut, finished in cuts(chunks, wholes):
+        for cut, finished in cuts(chunks):
             k = key(_plain(cut))
             if not k or k in _EXCLUDED_KEYS:
                 continue
             text = render(cut, finished, question, rng)
-            if (text, finished) in seen:
-                continue
-            seen.add((text, finished))
             rows.append(Row(text, int(finished), name, len(k.split())))
     return rows
 
 
-def cuts(chunks: list[Chunk], wholes: set[str]):
+def cuts(chunks: list[Chunk]):
     """``chunks`` cut after every word (inside multi-word chunks too), each cut with whether the
-    speaker may have finished there: the whole sentence; a cut at one of its optional ends; a
-    cut whose words are a whole sentence (a :func:`key` in ``wholes``). A cut inside a chunk, or
-    after a filler or an opener, is unfinished."""
+    speaker finished there: only the last cut, the sentence as said."""
     for ci, c in enumerate(chunks):
         for wi in range(1, len(c.words) + 1):
-            whole_chunk = wi == len(c.words)
-            cut = chunks[:ci] + [c if whole_chunk else Chunk(c.words[:wi])]
-            last = ci == len(chunks) - 1
-            finished = whole_chunk and (
-                last or (c.kind == "w" and (c.end or key(_plain(cut)) in wholes))
-            )
-            yield cut, finished
+            cut = chunks[:ci] + [c if wi == len(c.words) else Chunk(c.words[:wi])]
+            yield cut, ci == len(chunks) - 1 and wi == len(c.words)
 
 
 def _plain(chunks: list[Chunk]) -> str:

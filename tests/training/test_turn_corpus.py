@@ -29,7 +29,7 @@ def heldout_rows():
 def labelled(template: str, seed: int = 0) -> list[tuple[str, bool]]:
     """One sentence of ``template``: each cut's words and whether it is finished."""
     chunks = Grammar(SHAPES, random.Random(seed)).sample(template)
-    return [(key(_plain(c)), done) for c, done in cuts(chunks, set())]
+    return [(key(_plain(c)), done) for c, done in cuts(chunks)]
 
 
 def test_a_whole_sentence_is_finished_and_its_cuts_mostly_not() -> None:
@@ -40,10 +40,14 @@ def test_a_whole_sentence_is_finished_and_its_cuts_mostly_not() -> None:
             assert not got[0][1] or len(got) == 1 or template.split()[0].startswith("(")
 
 
-def test_a_prefix_that_is_a_sentence_of_its_own_is_finished() -> None:
+def test_words_that_may_end_a_sentence_are_finished_as_often_as_speakers_stop_there(
+    train_rows,
+) -> None:
     got = dict(labelled("what time is it / in {city}"))
-    assert got["what time is it"] and not got["what time is it in"]
-    assert not got["what time"] and not got["what"]
+    assert not got["what time is it"] and not got["what time is it in"]  # the speaker went on
+    said = [r.label for r in train_rows
+            if key(r.text) == "what time is it"]  # fmt: skip
+    assert 0.2 < sum(said) / len(said) < 0.8, (sum(said), len(said))  # both, as sampled
 
 
 def test_prefixes_ending_on_a_dangling_word_are_unfinished(train_rows, heldout_rows) -> None:

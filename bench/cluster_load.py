@@ -37,7 +37,6 @@ import urllib.request
 import numpy as np
 
 from bench.load import (
-    OUTCOMES,
     ServerProcess,
     Stats,
     free_port,
@@ -253,15 +252,7 @@ def _row(server: str, n: int, st: Stats, cpu: TreeCpu) -> dict:
     return {
         "server": server,
         "sessions": n,
-        "prompts": st.clips,
-        "turns": st.turns,
-        **{k: st.outcomes[k] for k in OUTCOMES},
-        "lost": st.lost,
-        "unheard": st.unheard,
-        "protocol_errors": st.protocol_errors,
-        "sessions_failed": st.sessions_failed,
-        "p50_ms": pct(st.latencies_ms, 50),
-        "p90_ms": pct(st.latencies_ms, 90),
+        **st.outcome_row(),
         "audio_s": round(st.audio_s, 1),
         "cpu_s": round(cpu.total, 1),
         "cpu_s_per_audio_s": round(cpu.total / st.audio_s, 3) if st.audio_s else None,

@@ -163,6 +163,21 @@ class Stats:
     turn_log: list[dict] = field(default_factory=list)
     audio_s: float = 0.0  # microphone audio the sessions streamed, all of them
 
+    def outcome_row(self) -> dict:
+        """The level's counts and latency percentiles, as every table row of a load bench
+        starts."""
+        return {
+            "prompts": self.clips,
+            "turns": self.turns,
+            **{k: self.outcomes[k] for k in OUTCOMES},
+            "lost": self.lost,
+            "unheard": self.unheard,
+            "protocol_errors": self.protocol_errors,
+            "sessions_failed": self.sessions_failed,
+            "p50_ms": pct(self.latencies_ms, 50),
+            "p90_ms": pct(self.latencies_ms, 90),
+        }
+
     def cpu_per_audio_s(self) -> float | None:
         """CPU-seconds the server spent per second of a session's audio, over all sessions."""
         cpu = sum(c for c, a in self.session_cpu.values())
@@ -1346,15 +1361,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = {
                     "protocol": proto,
                     "sessions": n,
-                    "prompts": st.clips,
-                    "turns": st.turns,
-                    **{k: st.outcomes[k] for k in OUTCOMES},
-                    "lost": st.lost,
-                    "unheard": st.unheard,
-                    "protocol_errors": st.protocol_errors,
-                    "sessions_failed": st.sessions_failed,
-                    "p50_ms": pct(st.latencies_ms, 50),
-                    "p90_ms": pct(st.latencies_ms, 90),
+                    **st.outcome_row(),
                     "vad_end_p50_ms": pct(st.vad_latencies_ms, 50),
                     # The server's clock, from the audible end it found, on the prompts' last turns.
                     "server_stages_p50_ms": {k: pct(v, 50) for k, v in st.stages_ms.items()},

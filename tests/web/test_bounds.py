@@ -68,9 +68,12 @@ def test_a_client_that_never_reads_is_closed(bounded: ServerThread) -> None:
                 pass
             time.sleep(0.5)
         # Closed by the session's own bound (4002), or first by the transport's keepalive ping
-        # timeout (uvicorn's, on the ASGI stack): either way the server dropped it, its queue
-        # bounded all along.
-        assert session.close_code in (CLOSE_TOO_SLOW, None)
+        # timeout (uvicorn's, on the ASGI stack), or as idle (4001): once the transport's write
+        # buffer is full uvicorn stops reading the client, so its messages no longer arrive and
+        # a session whose reply audio all fitted in that buffer has nothing left to do (seen
+        # once, in a fresh clone's CI run). Every way the server dropped it, its queue bounded
+        # all along.
+        assert session.close_code in (CLOSE_TOO_SLOW, CLOSE_IDLE, None)
 
 
 def test_a_slow_reader_loses_stale_audio_and_carries_on(bounded: ServerThread) -> None:

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from voice.asr import word_errors  # noqa: E402
 from voice.audio import SAMPLE_RATE, resample  # noqa: E402
 from voice.vad import audible_end  # noqa: E402
 
@@ -158,19 +159,6 @@ class Voices:
         level = speech_rms(stream) * 10 ** (-style.snr_db / 20)
         noisy = stream.astype(np.float32) + level * noise(style.noise, len(stream), self._rng)
         return np.clip(noisy, -32768, 32767).astype(np.int16)
-
-
-def word_errors(ref: str, hyp: str) -> tuple[int, int]:
-    """(edit distance in words, words in ``ref``), both normalised."""
-    from voice.asr import normalize_text
-
-    r, h = normalize_text(ref).split(), normalize_text(hyp).split()
-    d = list(range(len(h) + 1))
-    for i, rw in enumerate(r, 1):
-        prev, d[0] = d[0], i
-        for j, hw in enumerate(h, 1):
-            prev, d[j] = d[j], min(d[j] + 1, d[j - 1] + 1, prev + (rw != hw))
-    return d[len(h)], len(r)
 
 
 def _sample(n: int) -> list:

@@ -327,3 +327,15 @@ def normalize_text(text: str) -> str:
     """
     words = re.sub(r"[^a-z0-9 ]", " ", text.lower().replace("'", "").replace("\u2019", "")).split()
     return " ".join(_number_words(int(w)) if w.isdigit() and int(w) < 100 else w for w in words)
+
+
+def word_errors(ref: str, hyp: str) -> tuple[int, int]:
+    """(word edit distance between ``ref`` and ``hyp``: misheard, dropped and added words;
+    the number of words in ``ref``), both normalised by :func:`normalize_text`."""
+    r, h = normalize_text(ref).split(), normalize_text(hyp).split()
+    d = list(range(len(h) + 1))
+    for i, rw in enumerate(r, 1):
+        prev, d[0] = d[0], i
+        for j, hw in enumerate(h, 1):
+            prev, d[j] = d[j], min(d[j] + 1, d[j - 1] + 1, prev + (rw != hw))
+    return d[len(h)], len(r)

@@ -16,9 +16,9 @@ the log-odds of being unfinished; so ``wait = half - s · ln(p / (1 - p))``, cla
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -28,23 +28,22 @@ from words.utterance import finished
 
 BUNDLED = Path(__file__).resolve().parent.parent / "models" / "turn"
 _log = logging.getLogger(__name__)
-_lock = threading.Lock()
-_loaded: dict[Path, dict[str, np.ndarray] | None] = {}
 
 
 def load(directory: str = "") -> dict[str, np.ndarray] | None:
     """The model's weights from ``directory`` (``""``: the bundled one), read once per process;
     None if they cannot be read (a warning is logged, once)."""
-    path = (Path(directory) if directory else BUNDLED) / "turn.npz"
-    with _lock:
-        if path not in _loaded:
-            try:
-                with np.load(path) as z:
-                    _loaded[path] = {k: z[k] for k in ("keys", "emb", "w1", "b1", "w2", "b2")}
-            except (OSError, KeyError, ValueError) as e:
-                _log.warning("end-of-turn model unavailable (%s): using the endpoint rules", e)
-                _loaded[path] = None
-        return _loaded[path]
+    return _read((Path(directory) if directory else BUNDLED) / "turn.npz")
+
+
+@functools.cache
+def _read(path: Path) -> dict[str, np.ndarray] | None:
+    try:
+        with np.load(path) as z:
+            return {k: z[k] for k in ("keys", "emb", "w1", "b1", "w2", "b2")}
+    except (OSError, KeyError, ValueError) as e:
+        _log.warning("end-of-turn model unavailable (%s): using the endpoint rules", e)
+        return None
 
 
 def probability(transcript: str, directory: str = "") -> float | None:

@@ -18,6 +18,12 @@ one voice, each deterministic:
 Noise runs through the whole stream the client sends, silence before, in the pause and after
 included, as a room's does; the audible end is taken from the clean speech.
 
+A question with a pause inside is said whole and cut where the word before the pause ends
+(:meth:`Voices.say_paused`, Piper's phoneme alignments: ``training.aligned_speech``), as a
+speaker who stops for a word keeps the intonation of the sentence going; ``apart=True`` says
+the two halves as two sentences instead (each with a final fall, as someone who thought they
+had finished and then added more).
+
     python bench/turn_voices.py --check 10   # Whisper's word error on 10 questions per voice
 """
 
@@ -150,6 +156,34 @@ class Voices:
             a = pitch_shift(a, synth.sample_rate, style.semitones)  # type: ignore[attr-defined]
         a = resample(a, synth.sample_rate, SAMPLE_RATE)  # type: ignore[attr-defined]
         return a[: audible_end(a)]  # the pause is the bench's, not Piper's
+
+    def say_paused(self, first: str, second: str, voice: str) -> tuple[np.ndarray, np.ndarray]:
+        """``first second`` said as one sentence, cut after ``first``'s last word: both
+        pieces at 16 kHz, the first without its trailing quiet, the second without its
+        leading quiet (the pause is the bench's)."""
+        style = VOICES[voice]
+        if ("aligned", style.name) not in self._synths:
+            import onnxruntime
+
+            from training.aligned_speech import AlignedVoice
+
+            onnxruntime.set_seed(SEED)
+            self._synths["aligned", style.name] = AlignedVoice(style.length_scale, style.variation)
+        said = self._synths["aligned", style.name].say(f"{first} {second}")  # type: ignore
+        cut = said.word_ends[len(first.split()) - 1]
+        if cut is None:
+            raise RuntimeError(f"no word boundary after {first!r} in {first} {second}")
+        a = said.audio
+        if style.semitones:
+            a = pitch_shift(a, SAMPLE_RATE, style.semitones)
+        one, two = a[:cut].copy(), a[cut:].copy()
+        one = one[: audible_end(one)]
+        two = two[len(two) - audible_end(two[::-1]) :]
+        n = min(SAMPLE_RATE // 200, len(one), len(two))  # 5 ms fades: no click at the cut
+        ramp = np.linspace(0.0, 1.0, n, dtype=np.float32)
+        one[len(one) - n :] = (one[len(one) - n :] * ramp[::-1]).astype(np.int16)
+        two[:n] = (two[:n] * ramp).astype(np.int16)
+        return one, two
 
     def add_noise(self, stream: np.ndarray, voice: str) -> np.ndarray:
         """``stream`` (the whole int16 stream, silence included) with the voice's noise."""

@@ -7,17 +7,22 @@ set of ``bench/turn_questions.py`` that the end-of-turn model never saw, 66 two-
 with a 300-900 ms pause at varied places ("Which planet … is the largest?", "Set the thermostat
 to sixty … eight degrees.") and 60 said in one go, spoken by three renderings of the one offline
 voice (``bench/turn_voices.py``: clean; faster with sampling and white noise; lower and slower
-with room noise). ``original``: the 16 questions this bench began with, some with a 400-700 ms
-pause. The client streams each at real-time pace in 20 ms PCM16 frames (as the page does), with
-silence (or the voice's noise) around it, and clocks:
+with room noise). A paused question is said whole and cut where the word before its pause ends,
+so its first half keeps the pitch of a sentence that goes on (``--apart``: the halves said as
+two sentences, each ending in a fall). ``original``: the 16 questions this bench began with,
+some with a 400-700 ms pause. The client streams each at real-time pace in 20 ms PCM16 frames
+(as the page does), with silence (or the voice's noise) around it, and clocks:
 
 - **latency**: the audible end of the question (the end of its last 10 ms frame within 35 dB of
   the loudest, found in the clean speech, on the client's send clock) → the first binary reply
   frame of the first turn answered after it;
 - **early audio**: reply audio that arrived before the question's audible end (for a two-part
   question: while the user was pausing or saying the second part);
-- **missed half** (two-part questions): the turn's transcript lacks the question's last word, or
-  the question was split into more than one answered turn;
+- **missed half** (two-part questions): the transcript of the turn that answered (the first to
+  send audio after the audible end) lacks most of the words said before the pause or most of
+  those after it (fewer than half of either): the answer was to half the question. An early
+  answer taken back (the user went on; the two halves joined into one turn) is early audio, not
+  a missed half;
 - **whole**: the transcript holds the question's last word.
 
 Each configuration gets its own server subprocess on a loopback port; every question is asked
@@ -87,6 +92,8 @@ CONFIGS: dict[str, list[str]] = {
     "before": ["vad.endpoint=silence", "vad.quiet_ms=0", "asr.window_s=30"],
     # the hand-written end-of-turn rules (the default before issue 25), for a before/after
     "rules": ["vad.endpoint=smart"],
+    # the end-of-turn model on the words alone, not hearing the voice
+    "words-only": ["vad.prosody=false"],
 }
 SETS = ("held-out", "original", "all")
 LEAD_S, TAIL_S, TIMEOUT_S = 0.6, 4.0, 20.0
@@ -101,6 +108,8 @@ class Question:
     last_word: str
     voice: str = "joe"
     where: str = ""  # where the pause falls ("": no pause)
+    first: str = ""  # what is said before the pause ("": no pause)
+    second: str = ""  # what is said after it
 
 
 @dataclass
@@ -123,8 +132,10 @@ def question_set(which: str) -> list[HeldOut]:
     return {"held-out": held_out(), "original": original, "all": held_out() + original}[which]
 
 
-def make_questions(which: str = "held-out", limit: int = 0) -> list[Question]:
-    """The questions of ``which`` (the first ``limit``; 0: all) as the client will stream them."""
+def make_questions(which: str = "held-out", limit: int = 0, apart: bool = False) -> list[Question]:
+    """The questions of ``which`` (the first ``limit``; 0: all) as the client will stream them:
+    a two-part question said whole and cut for its pause, or (``apart``) its halves said as
+    two sentences."""
     voices = Voices()
     out = []
     lead = np.zeros(int(LEAD_S * SAMPLE_RATE), dtype=np.int16)
@@ -132,16 +143,32 @@ def make_questions(which: str = "held-out", limit: int = 0) -> list[Question]:
     chosen = question_set(which)
     for h in chosen[:limit] if limit else chosen:
         pieces, split = [lead], 0
-        for i, p in enumerate(h.parts):
+        if len(h.parts) == 2 and not apart:
+            said = list(voices.say_paused(*h.parts, h.voice))
+        else:
+            said = [voices.say(p, h.voice) for p in h.parts]
+        for i, p in enumerate(said):
             if i:
                 pieces.append(np.zeros(h.pause_ms * SAMPLE_RATE // 1000, dtype=np.int16))
                 split = sum(len(x) for x in pieces)
-            pieces.append(voices.say(p, h.voice))
+            pieces.append(p)
         clean = np.concatenate(pieces)
         audio = voices.add_noise(np.concatenate([clean, tail]), h.voice)
         last = normalize_text(h.text).split()[-1]
-        out.append(Question(h.text, audio, audible_end(clean), split, last, h.voice, h.where))
+        first, second = h.parts if len(h.parts) == 2 else ("", "")
+        out.append(
+            Question(
+                h.text, audio, audible_end(clean), split, last, h.voice, h.where, first, second
+            )
+        )
     return out
+
+
+def heard_most(part: str, transcript: str) -> bool:
+    """Whether at least half the words of ``part`` are in ``transcript``: the turn answered
+    heard that part (one misheard word, "Moon" as "man", is Whisper's, not the endpoint's)."""
+    want, got = normalize_text(part).split(), set(normalize_text(transcript).split())
+    return sum(w in got for w in want) * 2 >= len(want)
 
 
 async def ask(url: str, q: Question) -> Outcome:
@@ -205,8 +232,11 @@ async def ask(url: str, q: Question) -> Outcome:
     o.whole = q.last_word in normalize_text(o.transcript).split()
     o.early_audio = any(t < heard for t in first_audio.values())
     o.cut_off = o.turns > 1 or o.early_audio
-    o.missed_half = bool(q.split_at) and (o.turns > 1 or not o.whole)
     after = sorted(t for t, at in first_audio.items() if at >= heard)
+    answer = transcripts.get(after[0], "") if after else ""  # what the answer heard
+    o.missed_half = bool(q.split_at) and not (
+        heard_most(q.first, answer) and heard_most(q.second, answer)
+    )
     if after:
         o.latency_ms = round((first_audio[after[0]] - heard) * 1000.0, 1)
         if after[0] in speech_end:
@@ -266,6 +296,11 @@ def run_config(name: str, sets: list[str], questions: list[Question], repeat: in
         **summary(outcomes),
         "wall_s_per_question": round(sum(o.wall_s for _, o in outcomes) / len(outcomes), 2),
         "by_voice": {v: summary(rows) for v, rows in sorted(by_voice.items())},
+        "asked": [
+            {"text": q.text, "voice": q.voice, "where": q.where, "latency_ms": o.latency_ms,
+             "early_audio": o.early_audio, "missed_half": o.missed_half, "heard": o.transcript}
+            for q, o in outcomes
+        ],  # fmt: skip
         "by_pause_place": {
             w: {
                 "asked": len(r),
@@ -298,6 +333,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="ask only the first N (0: all)")
     ap.add_argument("--repeat", type=int, default=1, help="times each question is asked (1-5)")
     ap.add_argument("--set", action="append", default=[], help="config override for every server")
+    ap.add_argument(
+        "--apart",
+        action="store_true",
+        help="say a paused question's halves as two sentences (default: whole, cut)",
+    )
     args = ap.parse_args(argv)
     names = [c for c in args.configs.split(",") if c]
     if not names or any(c not in CONFIGS for c in names) or not 1 <= args.repeat <= 5:
@@ -307,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         print("turns: --limit must be 0 (all) or more", file=sys.stderr)
         return 2
     print(f"rendering the {args.questions} questions ...", file=sys.stderr, flush=True)
-    questions = make_questions(args.questions, args.limit)
+    questions = make_questions(args.questions, args.limit, args.apart)
     rows = [run_config(n, CONFIGS[n] + args.set, questions, args.repeat) for n in names]
     print_table(rows)
     p50 = {r["config"]: r["p50_ms"] for r in rows}
@@ -320,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"p50 defaults / silence-only: {ratio} (target <= 0.5)")
     clock = "audible end -> first reply audio byte at the client"
     print(json.dumps({"clock": clock, "questions": args.questions, "limit": args.limit,
+                      "render": "apart" if args.apart else "whole",
                       "ratio_p50_defaults_to_silence": ratio, "rows": rows}))  # fmt: skip
     return 0
 

@@ -216,7 +216,7 @@ def card(meta: dict, held: dict) -> str:
         '  ("Where are you from?" taught that "from" may end a question).',
         '- Whisper\'s mishearings lower P for whole questions ("What a seven times six."):',
         "  a longer wait, not a cut-off.",
-        "- Words only: no pause length, pitch or energy yet.",
+        "- The words alone: the voice (pitch, loudness) is read by the stage below.",
         "",
     ]
     return "\n".join(lines)

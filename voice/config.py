@@ -76,7 +76,7 @@ class VadConfig:
     end_ms: int = 600  # silence that ends the turn
     max_utterance_ms: int = 20000  # forced endpoint
     preroll_ms: int = 300
-    takeback_ms: int = 600  # speech this soon after the answer began takes the answer back
+    takeback_ms: int = 1000  # speech this soon after the answer began takes the answer back
     quiet_ms: int = 90  # inaudible this long (energy, before webrtcvad's hangover): a pause
     # model: the end-of-turn model's P(finished) of the pause's transcript sets the wait (rules
     # if its files are missing); smart: hand-written rules; silence: end_ms only
@@ -89,6 +89,8 @@ class VadConfig:
     model_half_ms: int = 700  # the wait at p = 0.5
     model_scale_ms: int = 200  # ms less per unit of log-odds that the user has finished
     turn_model: str = ""  # the end-of-turn model's directory ("": the bundled models/turn)
+    # model: let the pitch and loudness before the pause shift P(finished) (its prosody.npz)
+    prosody: bool = True
     echo_suppression: bool = True  # silence the assistant's own voice in the microphone
     echo_margin_db: float = 6.0  # over the expected echo, the microphone is the user
 

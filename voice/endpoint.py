@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
+
 from voice import turn_model
 from voice.config import VadConfig
 
@@ -102,12 +104,16 @@ def is_preface(transcript: str) -> bool:
     return words[0] not in _ASKING
 
 
-def quiet_needed(transcript: str, vad: VadConfig) -> float:
+def quiet_needed(transcript: str, vad: VadConfig, voice: np.ndarray | None = None) -> float:
     """Milliseconds of quiet after the audible end that end a turn whose pause was transcribed
-    as ``transcript`` (``math.inf``: the transcript cannot end it; silence will)."""
+    as ``transcript`` (``math.inf``: the transcript cannot end it; silence will). ``voice``:
+    the prosodic features of the speech before the pause (``voice.prosody.features``), which
+    the model weighs with the words (with ``vad.prosody``)."""
     if not transcript.strip():
         return math.inf
-    p = turn_model.probability(transcript, vad.turn_model) if vad.endpoint == "model" else None
+    p = None
+    if vad.endpoint == "model":
+        p = turn_model.probability(transcript, vad.turn_model, voice if vad.prosody else None)
     if p is not None:
         wait = turn_model.wait_ms(p, vad)
     elif is_complete(transcript):

@@ -41,6 +41,8 @@ class Listener:
         self.smart = realtime and self.cfg.assistant.speculative and smart
         if self.smart and v.endpoint == "model":
             turn_model.load(v.turn_model)  # once per process, before the first pause needs it
+            if v.prosody:
+                turn_model.load_prosody(v.turn_model)
         # Smart endpointing ends a complete turn itself; silence only ends an incomplete one.
         self.detector.set_end_ms(v.incomplete_ms if self.smart else v.end_ms)
 

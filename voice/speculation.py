@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from voice import prosody
 from voice.answering import Answerer
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
@@ -44,6 +45,7 @@ class Speculation:
     task: asyncio.Task | None = None
     transcript: str | None = None  # known once its ASR is done
     quiet_ms: float | None = None  # the quiet that ends the turn here (once the transcript is)
+    voice: np.ndarray | None = None  # pitch and loudness before the pause (voice.prosody)
     # The turn ended at this pause: the user now waits for what is left of this work, so its
     # later jobs (the first sentence's audio) are urgent, not speculative.
     wanted: bool = False
@@ -80,6 +82,8 @@ class Speculator:
         self.cancel()
         self.started += 1
         spec = Speculation(paused)
+        if self.cfg.vad.endpoint == "model" and self.cfg.vad.prosody:
+            spec.voice = prosody.features(audio)
         spec.task = asyncio.create_task(self._prepare(audio, spec, turn), name="spec")
         self.current = spec
 
@@ -111,7 +115,7 @@ class Speculator:
         if s is None or s.transcript is None:
             return False
         if s.quiet_ms is None:
-            s.quiet_ms = quiet_needed(s.transcript, self.cfg.vad)
+            s.quiet_ms = quiet_needed(s.transcript, self.cfg.vad, s.voice)
         return (position - s.paused.audible_end) * 1000 / SAMPLE_RATE >= s.quiet_ms
 
     async def result(self, task: asyncio.Task) -> Prepared | None:

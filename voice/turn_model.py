@@ -6,6 +6,11 @@ beside them) is read with numpy through ``words.utterance.finished``: ~0.05 ms a
 is loaded once per process and shared by every conversation; a missing or unreadable file
 gives None (and one logged warning), and ``voice.endpoint`` falls back to its rules.
 
+The voice corrects the words: ``prosody.npz`` beside the weights (``training.turn_prosody``)
+holds a logistic correction of the text model's log-odds by the pitch and loudness before the
+pause (``voice.prosody``), ``logit p = a · logit p_text + w · features + b``. Without that file,
+with ``vad.prosody = false``, or with too little voiced speech to read, the words alone decide.
+
 The wait is LiveKit's idea made continuous: short when the words say the user is done, up to
 a cap when they say more is coming. If pause lengths fall off exponentially (scale ``s``), the
 wait that balances "the answer comes ``w`` ms late" against "the user is cut off" is linear in
@@ -23,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from voice import prosody
 from voice.config import VadConfig
 from words.utterance import finished
 
@@ -46,10 +52,41 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
         return None
 
 
-def probability(transcript: str, directory: str = "") -> float | None:
-    """P(the user has finished) after ``transcript``; None without a model."""
+def load_prosody(directory: str = "") -> dict[str, np.ndarray] | None:
+    """The prosodic correction beside the model in ``directory``; None if there is none."""
+    return _read_prosody((Path(directory) if directory else BUNDLED) / "prosody.npz")
+
+
+@functools.cache
+def _read_prosody(path: Path) -> dict[str, np.ndarray] | None:
+    try:
+        with np.load(path) as z:
+            w = {k: z[k] for k in ("text", "w", "b", "names")}
+    except (OSError, KeyError, ValueError) as e:
+        _log.warning("end-of-turn prosody unavailable (%s): the words alone decide", e)
+        return None
+    if tuple(w["names"]) != prosody.NAMES:
+        _log.warning("end-of-turn prosody %s reads other features: the words alone decide", path)
+        return None
+    return w
+
+
+def probability(
+    transcript: str, directory: str = "", voice: np.ndarray | None = None
+) -> float | None:
+    """P(the user has finished) after ``transcript``, said with the prosodic features
+    ``voice`` (``voice.prosody.features``; None: the words alone); None without a model."""
     weights = load(directory)
-    return None if weights is None else finished(weights, transcript)
+    if weights is None:
+        return None
+    p = finished(weights, transcript)
+    correction = load_prosody(directory) if voice is not None else None
+    if correction is None:
+        return p
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    z = float(correction["text"]) * math.log(p / (1 - p))
+    z += float(np.dot(correction["w"], voice)) + float(correction["b"])
+    return 1.0 / (1.0 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
 def wait_ms(p: float, vad: VadConfig) -> float:

@@ -11,7 +11,9 @@ with room noise). A paused question is said whole and cut where the word before 
 so its first half keeps the pitch of a sentence that goes on (``--apart``: the halves said as
 two sentences, each ending in a fall). ``original``: the 16 questions this bench began with,
 some with a 400-700 ms pause. The client streams each at real-time pace in 20 ms PCM16 frames
-(as the page does), with silence (or the voice's noise) around it, and clocks:
+(as the page does), with silence (or the voice's noise) around it, plays each reply at real time
+(``playback.done`` when its last sample would have played, so an early answer is still being
+heard when the user goes on, as with the page), and clocks:
 
 - **latency**: the audible end of the question (the end of its last 10 ms frame within 35 dB of
   the loudest, found in the clean speech, on the client's send clock) → the first binary reply
@@ -185,15 +187,26 @@ async def ask(url: str, q: Question) -> Outcome:
         transcripts: dict[int, str] = {}
         speech_end: dict[int, float] = {}
         audio_turn: list[int | None] = [None]
+        played: dict[int, float] = {}  # seconds of reply audio received per turn
+        rate: dict[int, int] = {}
         done = asyncio.Event()
         heard = t0 + q.audible_end / SAMPLE_RATE
+
+        async def play_out(turn: int) -> None:
+            """Tell the server the reply has played once it would have, at real time from its
+            first sample (as the page does): until then the assistant is still talking."""
+            end = first_audio.get(turn, time.perf_counter()) + played.get(turn, 0.0)
+            await asyncio.sleep(max(0.0, end - time.perf_counter()))
+            await ws.send(json.dumps({"type": "playback.done", "turn": turn}))
 
         async def receive() -> None:
             async for msg in ws:
                 now = time.perf_counter()
                 if isinstance(msg, bytes):
                     if audio_turn[0] is not None:
-                        first_audio.setdefault(audio_turn[0], now)
+                        t = audio_turn[0]
+                        first_audio.setdefault(t, now)
+                        played[t] = played.get(t, 0.0) + len(msg) / 2 / rate.get(t, 22050)
                     continue
                 ev = json.loads(msg)
                 kind, turn = ev.get("type"), ev.get("turn")
@@ -203,14 +216,16 @@ async def ask(url: str, q: Question) -> Outcome:
                     transcripts[turn] = ev.get("text", "")
                 elif kind == "reply.audio.start":
                     audio_turn[0] = turn
+                    rate[turn] = int(ev.get("sample_rate") or 22050)
                 elif kind == "reply.audio.end":
                     audio_turn[0] = None
-                    await ws.send(json.dumps({"type": "playback.done", "turn": turn}))
+                    players.append(asyncio.create_task(play_out(turn)))
                 elif kind == "error" or (
                     kind == "turn.metrics" and first_audio.get(turn, 0.0) >= heard
                 ):
                     done.set()  # the answer to the whole question (an early one: wait on)
 
+        players: list[asyncio.Task] = []
         rx = asyncio.create_task(receive())
         audio = q.audio
         try:
@@ -227,6 +242,8 @@ async def ask(url: str, q: Question) -> Outcome:
             pass
         finally:
             rx.cancel()
+            for p in players:
+                p.cancel()
     o.turns = len(first_audio)
     o.transcript = " ".join(transcripts[t] for t in sorted(transcripts))
     o.whole = q.last_word in normalize_text(o.transcript).split()

@@ -60,6 +60,7 @@ from turn_voices import Voices  # noqa: E402
 from voice.asr import normalize_text  # noqa: E402
 from voice.audio import SAMPLE_RATE  # noqa: E402
 from voice.vad import audible_end  # noqa: E402
+from words.spoken import int_words  # noqa: E402
 
 # (parts, pause between them in ms). One part: said in one go.
 QUESTIONS: list[tuple[tuple[str, ...], int]] = [
@@ -122,6 +123,7 @@ class Outcome:
     cut_off: bool = False  # early audio or split
     whole: bool = False
     transcript: str = ""
+    answer: str = ""  # the transcript of the turn that answered
     turns: int = 0
     vad_latency_ms: float | None = None  # from the server's speech_end (the old figure)
     wall_s: float = 0.0
@@ -166,10 +168,21 @@ def make_questions(which: str = "held-out", limit: int = 0, apart: bool = False)
     return out
 
 
+FILLERS = frozenset("um uh er erm hmm and".split())  # Whisper leaves fillers out
+
+
+def spoken(text: str) -> list[str]:
+    """``text``'s words, numbers in words ("1000" → one thousand), fillers and "and" left out."""
+    out: list[str] = []
+    for w in normalize_text(text).split():
+        out += int_words(int(w)).split() if w.isdigit() else [w]
+    return [w for w in out if w not in FILLERS]
+
+
 def heard_most(part: str, transcript: str) -> bool:
     """Whether at least half the words of ``part`` are in ``transcript``: the turn answered
     heard that part (one misheard word, "Moon" as "man", is Whisper's, not the endpoint's)."""
-    want, got = normalize_text(part).split(), set(normalize_text(transcript).split())
+    want, got = spoken(part), set(spoken(transcript))
     return sum(w in got for w in want) * 2 >= len(want)
 
 
@@ -251,6 +264,7 @@ async def ask(url: str, q: Question) -> Outcome:
     o.cut_off = o.turns > 1 or o.early_audio
     after = sorted(t for t, at in first_audio.items() if at >= heard)
     answer = transcripts.get(after[0], "") if after else ""  # what the answer heard
+    o.answer = answer
     o.missed_half = bool(q.split_at) and not (
         heard_most(q.first, answer) and heard_most(q.second, answer)
     )
@@ -315,7 +329,8 @@ def run_config(name: str, sets: list[str], questions: list[Question], repeat: in
         "by_voice": {v: summary(rows) for v, rows in sorted(by_voice.items())},
         "asked": [
             {"text": q.text, "voice": q.voice, "where": q.where, "latency_ms": o.latency_ms,
-             "early_audio": o.early_audio, "missed_half": o.missed_half, "heard": o.transcript}
+             "early_audio": o.early_audio, "missed_half": o.missed_half, "heard": o.transcript,
+             "answered": o.answer}
             for q, o in outcomes
         ],  # fmt: skip
         "by_pause_place": {

@@ -101,12 +101,13 @@ def test_barge_in_stops_playback_and_truncates_history(
         q = np.concatenate([silence(0.5), speak("Tell me a long story please."), silence(0.1)])
         async for chunk in wav_source(q, realtime=True, tail_ms=800):
             await pipe.feed(chunk)
-        # Wait until the reply is audibly playing, then talk over it.
+        # Wait until the reply is audibly playing, then talk over it, after the take-back
+        # window (vad.takeback_ms): an ordinary barge-in, not a false start
         for _ in range(400):
             if any(isinstance(f, TtsAudioFrame) for f in frames):
                 break
             await asyncio.sleep(0.025)
-        await asyncio.sleep(0.8)
+        await asyncio.sleep(1.3)
         async for chunk in wav_source(speak("Stop, stop."), realtime=True, tail_ms=1500):
             await pipe.feed(chunk)
         await pipe.finish()
@@ -454,7 +455,7 @@ def test_the_assistant_does_not_interrupt_itself_through_loudspeakers(models, sp
 
 def test_the_user_still_interrupts_over_the_echo(models, speak, tiny_model) -> None:
     cfg = config(tiny_model, "sampling.max_new_tokens=48")
-    pipe, seen = talk_over_loudspeakers(models, speak, cfg, 1.2)
+    pipe, seen = talk_over_loudspeakers(models, speak, cfg, 1.6)  # after the take-back window
     first = pipe.records[0]
     assert first.interrupted and not first.taken_back
     assert any(isinstance(f, InterruptionFrame) and f.turn == 1 for _, f in seen.frames)

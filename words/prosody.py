@@ -34,6 +34,14 @@ LAG_MIN, LAG_MAX = SAMPLE_RATE // 400, SAMPLE_RATE // 60
 SPAN_S = 2.5
 NAMES = ("f0_end", "f0_end_sq", "slope", "slope_sq", "loud_end", "last_run")
 
+_WINDOW = np.hanning(FRAME).astype(np.float32)
+# the window's own taper lowers the autocorrelation with the lag: each frame's is divided by it
+_TAPER = np.correlate(np.hanning(FRAME), np.hanning(FRAME), "full")[FRAME - 1 : FRAME + LAG_MAX + 1]
+_TAPER = np.maximum(_TAPER / _TAPER[0], 1e-3)
+# a periodic sound correlates as well at two and three periods, which would read as the pitch
+# an octave (or more) down: longer lags pay a small cost per octave (Praat's idea)
+_OCTAVE_COST = 0.04 * np.log2(np.arange(LAG_MIN, LAG_MAX + 1) / LAG_MIN)
+
 
 def track(audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per 10 ms frame of ``audio`` (int16 or float, 16 kHz): F0 in Hz (0: unvoiced) and the
@@ -52,18 +60,11 @@ def track(audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if floor > float(np.median(power)) * 10 ** (-15 / 10):  # no quiet in the stretch: unknown
         floor = 0.0
     energy_db = 10 * np.log10(np.maximum(power - floor, 1e-3 * max(floor, 1.0)) + 1e-3)
-    spec = np.fft.rfft(frames * np.hanning(FRAME).astype(np.float32), 2 * FRAME, axis=1)
+    spec = np.fft.rfft(frames * _WINDOW, 2 * FRAME, axis=1)
     ac = np.fft.irfft(np.abs(spec) ** 2, axis=1)[:, : LAG_MAX + 2]
-    nccf = ac / np.maximum(ac[:, :1], 1e-9)
-    # the window's own taper lowers the autocorrelation with the lag: undo it
-    w = np.hanning(FRAME)
-    wac = np.correlate(w, w, "full")[FRAME - 1 : FRAME + LAG_MAX + 1]
-    nccf = nccf / np.maximum(wac / wac[0], 1e-3)
+    nccf = ac / np.maximum(ac[:, :1], 1e-9) / _TAPER
     band = nccf[:, LAG_MIN : LAG_MAX + 1]
-    # a periodic sound correlates as well at two and three periods, which would read as the
-    # pitch an octave (or more) down: longer lags pay a small cost per octave (Praat's idea)
-    cost = 0.04 * np.log2(np.arange(LAG_MIN, LAG_MAX + 1) / LAG_MIN)
-    best = np.argmax(band - cost, axis=1)
+    best = np.argmax(band - _OCTAVE_COST, axis=1)
     peak = band[np.arange(n), best]
     lag = (best + LAG_MIN).astype(np.float64)
     # parabolic interpolation around the peak

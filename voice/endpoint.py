@@ -109,7 +109,9 @@ def quiet_needed(transcript: str, vad: VadConfig, voice: np.ndarray | None = Non
     as ``transcript`` (``math.inf``: the transcript cannot end it; silence will). ``voice``:
     the prosodic features of the speech before the pause (``words.prosody.features``), which
     the model weighs with the words (with ``vad.prosody``)."""
-    if not transcript.strip():
+    if not re.search(r"[^\W_]", transcript):
+        # nothing but punctuation ("." or "...": Whisper on a breath or a lone "um"): no words
+        # to judge, and the model would read the bare full stop as a sentence's end
         return math.inf
     p = None
     if vad.endpoint == "model":

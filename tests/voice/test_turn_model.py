@@ -109,11 +109,15 @@ def test_the_model_endpoint_is_the_default_and_its_settings_are_checked(setting,
         load_config(None, [setting])
 
 
-def test_a_greeting_is_still_held_for_the_preface_time() -> None:
+def test_a_greeting_is_held_for_the_preface_time_and_punctuation_alone_decides_nothing() -> None:
     # "Hello there, … can you hear me?": finished words, but people go on after them.
     assert turn_model.probability("Hello there.") > 0.8
     assert quiet_needed("Hello there.", VAD) == VAD.preface_ms
     assert quiet_needed("", VAD) == math.inf  # nothing heard: silence decides
+    # Whisper's "." or "..." for a lone filler or a breath is not a sentence that ended
+    assert turn_model.probability(".") > 0.5  # the model alone reads the full stop
+    for heard in (".", " ... ", "?", "-"):
+        assert quiet_needed(heard, VAD) == math.inf
 
 
 def test_missing_model_files_fall_back_to_the_rules(tmp_path, caplog) -> None:

@@ -74,3 +74,26 @@ def test_never_in_the_training_corpus(corpus):
     unmarked = sorted(firsts - SEEN_FIRST_PARTS)
     assert not unmarked, f"first parts the corpus holds, not in SEEN_FIRST_PARTS: {unmarked}"
     assert len(SEEN_FIRST_PARTS) <= len(TWO_PART) // 3
+
+
+def test_the_offline_replay_finds_the_pause_and_how_long_the_user_stayed_quiet():
+    # bench/turn_pauses.py: the first held-out question ("So, … how tall is Mount Everest?",
+    # 600 ms) streamed through the real turn detector and judged with the bundled settings
+    from bench.turn_pauses import outcome, pauses
+    from bench.turns import make_questions
+    from voice.config import load_config
+    from voice.vad import TurnDetector
+
+    vad = load_config(None, []).vad
+    q = make_questions("held-out", 1)[0]
+    assert q.split_at and q.where == "opener"
+    args = vad.detector_args() | {"end_ms": 10_000}
+    found = pauses(q.audio, TurnDetector(**args))
+    quiet = [(resumed - ev.audible_end) / 16 for ev, resumed in found if resumed is not None]
+    assert any(500 <= ms <= 700 for ms in quiet), quiet  # the 600 ms pause, from the audible end
+    assert found[-1][1] is None  # the question's real end: speech never came back
+    row = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": max(quiet)}
+    end = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": None}
+    assert outcome([row, end], vad)["early"] == 1  # answered while the user was still quiet
+    row["wait_ms"] = row["quiet_ms"] + 1
+    assert outcome([row, end], vad)["early"] == 0

@@ -6,10 +6,11 @@ change to the model, its features or the wait can be judged before the real run.
 
 Each question is rendered as ``bench/turns.py`` streams it (same voices, same cuts) and fed to
 ``voice.vad.TurnDetector`` with the configured settings; each ``SpeechPaused`` is transcribed by
-the bundled Whisper on the same 15 s window and judged by ``voice.endpoint.quiet_needed``, as
-``Speculator`` does. A pause inside a question is **early** when its wait is shorter than the
-quiet that followed it (the user was still pausing when the turn would have ended); the
-question's real end gives the wait a user would feel there. This ignores the time to answer
+the bundled Whisper on the same 15 s window (its text and its P(the sentence ended there)) and
+judged by ``voice.endpoint.quiet_needed``, as ``Speculator`` does. A pause inside a question
+is **early** when its wait is shorter than the quiet that followed it (the user was still
+pausing when the turn would have ended); the question's real end gives the wait a user would
+feel there. This ignores the time to answer
 (Whisper, the reply and the first audio take ~650 ms here, so a short wait is free in the
 served run and a pause shorter than that is never answered early): it counts the endpoint's
 mistakes, not the bench's. The table also scans the wait function (``vad.model_half_ms``,
@@ -67,18 +68,20 @@ def judge(questions, cfg, transcriber) -> list[dict]:
         args = cfg.vad.detector_args()
         args["end_ms"] = 10_000  # every pause is seen; the decision is replayed here
         for ev, resumed in pauses(q.audio, TurnDetector(**args)):
-            heard = transcriber.transcribe(ev.audio)
+            heard = transcriber.hear(ev.audio)
             voice = prosody.features(ev.audio) if cfg.vad.prosody else None
-            p = turn_model.probability(heard, cfg.vad.turn_model, voice)
+            ending = heard.ending if cfg.vad.prosody else None
+            p = turn_model.probability(heard.text, cfg.vad.turn_model, voice, ending)
             rows.append(
                 {
                     "q": qi,
                     "text": q.text,
                     "voice": q.voice,
                     "where": q.where,
-                    "heard": heard,
+                    "heard": heard.text,
+                    "ending": heard.ending,
                     "p": p,
-                    "wait_ms": quiet_needed(heard, cfg.vad, voice),
+                    "wait_ms": quiet_needed(heard.text, cfg.vad, voice, ending),
                     "quiet_ms": None if resumed is None else (resumed - ev.audible_end) / 16,
                 }
             )

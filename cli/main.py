@@ -296,7 +296,15 @@ def cmd_train_turn(args) -> int:
     from training.turn_prosody import main as prosody_main
 
     argv = ["--out", args.out, "--seed", str(args.seed)]
-    return int(turn_main(argv) or 0) or (0 if args.words_only else int(prosody_main(argv) or 0))
+    rc = int(turn_main(argv) or 0)
+    if rc or args.words_only:
+        return rc
+    from voice.asr import Transcriber
+    from voice.config import load_config
+
+    # the ear hears each cut as the pipeline would: the bundled Whisper on its short window
+    whisper = Transcriber(None, window_s=load_config(None, []).asr.window_s)
+    return int(prosody_main(argv, hear=whisper.hear) or 0)
 
 
 def cmd_eval(args) -> int:

@@ -4,7 +4,12 @@ The text model (``training.turn_model``) cannot hear that "Can you help me" was 
 pitch held up for "... write a birthday message". This stage learns a logistic correction on
 top of its log-odds from the prosody of the speech before the pause (``words.prosody``):
 
-    logit p = a · logit p_text + w · prosody + b
+    logit p = a · logit p_text + w · prosody + c · logit ending + b
+
+where ``ending`` is Whisper's own P(the sentence ended there): its decoder's probability of a
+final ".", "?", "!" or the end of the text right after the last word (``voice.asr.Heard``).
+Whisper hears the audio, so that is an ear too: for intonation, and for a fragment it turned
+into a sentence ("how deep is the" → "how deep is looked.", its full stop at 0.57).
 
 Corpus: sentences of the text model's grammar (``training.turn_corpus``: fillers, openers and
 optional ends as there) of the shapes the text model never saw (``turn_grammar.HELDOUT``), so
@@ -15,16 +20,18 @@ whole, by Piper (``training.aligned_speech``) at a random speed (length_scale 0.
 sampling noise on, half the time with white or brown noise at 12-40 dB under the speech
 (:func:`room`), then cut after every word: the audio up to that word's end (with the 300 ms
 before the speech and the 100 ms of quiet after it that the pipeline hands over at a pause),
-and the transcript as Whisper would write it (the text model's input). Only the cut at the
-sentence's end is finished; every other cut kept the intonation of a sentence that goes on. The
-proportion of finished rows is the text corpus's, so ``b`` keeps the text model's calibration
-where the voice says nothing new.
+the transcript as Whisper would write it (the text model's input) and Whisper's ending,
+heard on the cut audio by the pipeline's own recogniser (the caller's ``hear``: this package
+does not import ``voice``; ``diffvoice train-turn`` passes the bundled Whisper's). Only the cut
+at the sentence's end is finished; every other cut kept the intonation of a sentence that goes
+on. The proportion of finished rows is the text corpus's, so ``b`` keeps the text model's
+calibration where the voice says nothing new.
 
 One voice only: en_US-joe-medium is the one Piper voice to be had offline, so the ear has
 heard one speaker at several speeds; its features are relative to the speaker's own pitch and
 loudness (``words.prosody``) so that a lower or a faster voice reads the same.
 
-    python -m training.turn_prosody --out models/turn     # writes prosody.npz, prosody.json
+    diffvoice train-turn      # the word model, then this: prosody.npz, prosody.json, the card
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -79,8 +87,8 @@ def room(audio: np.ndarray, rng: random.Random) -> np.ndarray:
     return np.clip(noisy, -32768, 32767).astype(np.int16)
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
+def _logit(p: float, eps: float = 1e-6) -> float:
+    p = min(max(p, eps), 1 - eps)
     return math.log(p / (1 - p))
 
 
@@ -90,13 +98,16 @@ def split_shapes(split: str) -> list[tuple[str, str, str]]:
     return held[0::2] if split == "fit" else held[1::2]
 
 
-def corpus(split: str, sentences: int, text_weights: dict, seed: int = 0, log=print) -> dict:
-    """Rows of ``split`` (``fit`` or ``judge``): text log-odds, prosodic features, label, shape."""
+def corpus(
+    split: str, sentences: int, text_weights: dict, hear: Callable, seed: int = 0, log=print
+) -> dict:
+    """Rows of ``split`` (``fit`` or ``judge``): text log-odds, prosodic features, Whisper's
+    ending log-odds (``hear(audio).ending``, as ``voice.asr.Transcriber.hear``), label, shape."""
     rng = random.Random(f"{seed}:prosody:{split}")
     shapes = split_shapes(split)
     grammar = Grammar(shapes, rng)
     voices = {s: AlignedVoice(length_scale=s, variation=True) for s in SPEEDS}
-    X, T, Y, S = [], [], [], []
+    X, T, E, Y, S = [], [], [], [], []
     t0 = time.perf_counter()
     done = 0
     while done < sentences:
@@ -120,21 +131,28 @@ def corpus(split: str, sentences: int, text_weights: dict, seed: int = 0, log=pr
             f = prosody.features(audio[: LEAD + end + TAIL])
             if f is None:
                 continue
+            ending = hear(audio[: LEAD + end + TAIL]).ending
+            if ending is None:  # Whisper heard no word: the pipeline would not decide either
+                continue
             text = render(cut, fin, question, rng)
             X.append(f)
+            E.append(_logit(ending, 1e-4))
             T.append(_logit(finished(text_weights, text)))
             Y.append(int(fin))
             S.append(name)
         if done % 50 == 0:
             log(f"  {split}: {done}/{sentences} sentences, {len(Y)} cuts, "
                 f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
-    return {"x": np.array(X), "t": np.array(T), "y": np.array(Y), "shape": S}
+    return {"x": np.array(X), "t": np.array(T), "e": np.array(E), "y": np.array(Y), "shape": S}
 
 
-def fit(rows: dict, l2: float = 1.0, iters: int = 30) -> dict[str, np.ndarray]:
-    """Logistic regression of the label on [text log-odds, features, 1] (Newton's method,
-    an L2 penalty on all but the bias)."""
-    A = np.column_stack([rows["t"], rows["x"], np.ones(len(rows["y"]))])
+def fit(rows: dict, l2: float = 1.0, iters: int = 30, ending: bool = True) -> dict[str, np.ndarray]:
+    """Logistic regression of the label on [text log-odds, features, Whisper's ending log-odds
+    (with ``ending`` and ``rows["e"]``), 1] (Newton's method, an L2 penalty on all but the
+    bias)."""
+    ending = ending and "e" in rows
+    cols = [rows["t"], rows["x"]] + ([rows["e"]] if ending else [])
+    A = np.column_stack([*cols, np.ones(len(rows["y"]))])
     y = rows["y"].astype(np.float64)
     w = np.zeros(A.shape[1])
     w[0] = 1.0  # start from the text model as it is
@@ -156,12 +174,27 @@ def fit(rows: dict, l2: float = 1.0, iters: int = 30) -> dict[str, np.ndarray]:
         w = w - t * step
         if np.abs(t * step).max() < 1e-6:
             break
-    return {"text": np.float32(w[0]), "w": w[1:-1].astype(np.float32),
-            "b": np.float32(w[-1]), "names": np.array(prosody.NAMES)}  # fmt: skip
+    k = 1 + len(prosody.NAMES)
+    out = {"text": np.float32(w[0]), "w": w[1:k].astype(np.float32),
+           "b": np.float32(w[-1]), "names": np.array(prosody.NAMES)}  # fmt: skip
+    if ending:
+        out["ending"] = np.float32(w[k])
+    return out
 
 
-def combined(weights: dict, t: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-(weights["text"] * t + x @ weights["w"] + weights["b"])))
+def weights_file(with_ending: dict, without: dict) -> dict[str, np.ndarray]:
+    """What ``prosody.npz`` holds: the correction without Whisper's ending under the plain
+    names (read when the ending is unknown: a remote recogniser, Whisper's 30 s path, or an
+    older reader) and the one with it under ``ending_*``."""
+    return {**without, "ending": with_ending["ending"],
+            **{f"ending_{k}": with_ending[k] for k in ("text", "w", "b")}}  # fmt: skip
+
+
+def combined(weights: dict, t: np.ndarray, x: np.ndarray, e: np.ndarray | None = None):
+    z = weights["text"] * t + x @ weights["w"] + weights["b"]
+    if "ending" in weights:
+        z = z + weights["ending"] * e
+    return 1 / (1 + np.exp(-z))
 
 
 def table(p: np.ndarray, y: np.ndarray) -> dict:
@@ -190,25 +223,31 @@ def card(meta: dict) -> str:
     w = meta["weights"]
     rows = [
         ("words alone", meta["judge_text_only"]),
-        ("words and voice", meta["judge_with_prosody"]),
+        ("words, pitch and loudness", meta["judge_pitch_loudness"]),
+        ("words and voice (with Whisper's ending)", meta["judge_with_prosody"]),
     ]
     lines = [
         CARD_HEADING,
         "",
         "A logistic correction of the words' log-odds by the pitch and loudness of the speech "
-        "before the pause (`words/prosody.py`), trained by `python -m training.turn_prosody` "
+        "before the pause (`words/prosody.py`) and by Whisper's P(the sentence ended there) "
+        "(`voice/asr.py`, `Heard.ending`), trained by `training/turn_prosody.py` "
         "(`diffvoice train-turn` runs it after the words): "
-        f"logit p = {w['text']:.3f} · logit p_words + Σ wᵢ fᵢ + {w['bias']:.3f}, with "
+        f"logit p = {w['text']:.3f} · logit p_words + Σ wᵢ fᵢ "
+        f"{w['ending']:+.3f} · logit ending {w['bias']:+.3f}, with "
         + ", ".join(f"{n} {w[n]:+.3f}" for n in prosody.NAMES)
-        + ".",
+        + ". Where Whisper's ending is unknown (a remote recogniser, the 30 s path) a second "
+        "correction fitted without it decides (the middle row below).",
         "",
         f"Corpus: {meta['sentences_fit']} sentences of the shapes the word model never saw "
         f"({', '.join(meta['shapes_fit'])}) said whole by Piper (en_US-joe-medium, the one "
         f"offline voice; length_scale {meta['speeds']}, sampling noise on) and cut after every "
-        "word with the phoneme alignments: only the cut at the end is finished. Judged on "
+        "word with the phoneme alignments, each cut heard by the bundled Whisper (tiny.en, the "
+        "pipeline's 15 s window): only the cut at the end is finished. Judged on "
         f"{meta['sentences_judge']} sentences of the other held-out shapes "
         f"({', '.join(meta['shapes_judge'])}), said and cut the same way. Said, cut and read "
-        f"in {meta['said_and_cut_s']} s; fitted in {meta['fit_s']} s (Newton, L2 1.0).",
+        f"in {meta['said_and_cut_s']} s on 2 CPU cores; fitted in {meta['fit_s']} s "
+        "(Newton, L2 1.0).",
         "",
         '| judged on unseen shapes, "finished" at p >= 0.5 | cuts | precision | recall | '
         "accuracy | unfinished called finished | log loss |",
@@ -226,13 +265,16 @@ def card(meta: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, hear: Callable | None = None) -> int:
+    """``hear``: audio → an object with ``.ending`` (``voice.asr.Transcriber.hear``)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="models/turn")
-    ap.add_argument("--sentences", type=int, default=500, help="sentences said to fit")
+    ap.add_argument("--sentences", type=int, default=300, help="sentences said to fit")
     ap.add_argument("--heldout", type=int, default=200, help="sentences said to judge")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
+    if hear is None:
+        raise SystemExit("the ear needs Whisper: run it as `diffvoice train-turn`")
     out = Path(args.out)
     try:
         with np.load(out / "turn.npz") as z:
@@ -241,13 +283,14 @@ def main(argv: list[str] | None = None) -> int:
         hint = "train it first (python -m training.turn_model)"
         raise SystemExit(f"no word model in {out}: {hint}") from None
     t0 = time.perf_counter()
-    train_rows = corpus("fit", args.sentences, text_weights, args.seed)
+    train_rows = corpus("fit", args.sentences, text_weights, hear, args.seed)
     said_s = time.perf_counter() - t0
-    held_rows = corpus("judge", args.heldout, text_weights, args.seed)
+    held_rows = corpus("judge", args.heldout, text_weights, hear, args.seed)
     t1 = time.perf_counter()
     weights = fit(train_rows)
     fit_s = time.perf_counter() - t1
-    np.savez(out / "prosody.npz", **weights)
+    pitch_loudness = fit(train_rows, ending=False)  # where Whisper's ending is unknown
+    np.savez(out / "prosody.npz", **weights_file(weights, pitch_loudness))
     text_only = 1 / (1 + np.exp(-held_rows["t"]))
     meta = {
         "seed": args.seed,
@@ -257,14 +300,20 @@ def main(argv: list[str] | None = None) -> int:
         "sentences_judge": args.heldout,
         "speeds": list(SPEEDS),
         "said_and_cut_s": round(said_s, 1),
-        "fit_s": round(fit_s, 2),
+        "fit_s": round(fit_s, 3),
         "weights": {"text": float(weights["text"]), "bias": float(weights["b"]),
+                    "ending": float(weights["ending"]),
                     **{n: float(v) for n, v in zip(prosody.NAMES, weights["w"], strict=True)}},
+        "weights_without_ending": {
+            "text": float(pitch_loudness["text"]), "bias": float(pitch_loudness["b"]),
+            **{n: float(v) for n, v in zip(prosody.NAMES, pitch_loudness["w"], strict=True)}},
         "judge_text_only": table(text_only, held_rows["y"]),
-        "judge_with_prosody": table(combined(weights, held_rows["t"], held_rows["x"]),
-                                      held_rows["y"]),
-        "fit_with_prosody": table(combined(weights, train_rows["t"], train_rows["x"]),
-                                    train_rows["y"]),
+        "judge_pitch_loudness": table(
+            combined(pitch_loudness, held_rows["t"], held_rows["x"]), held_rows["y"]),
+        "judge_with_prosody": table(
+            combined(weights, held_rows["t"], held_rows["x"], held_rows["e"]), held_rows["y"]),
+        "fit_with_prosody": table(
+            combined(weights, train_rows["t"], train_rows["x"], train_rows["e"]), train_rows["y"]),
     }  # fmt: skip
     (out / "prosody.json").write_text(json.dumps(meta, indent=1) + "\n")
     readme = out / "README.md"

@@ -11,6 +11,16 @@ instead of 1.6 s on 10 s of a full-scale 4 kHz square wave), at most :data:`TOKE
 per second of audio, and a time limit (``max_rtf``) checked between segments and at the end:
 over it, in wall time and in the process's CPU time alike, :class:`RecognitionTimeout` (the
 turn fails; its text is not used).
+
+:meth:`Transcriber.hear` also says how sure Whisper is that the speech *ended* where its words
+end: the probability its decoder gave, right after the last word, to ending the sentence
+(".", "?", "!" or the end of the text) rather than to a next word or a trailing "...". Whisper
+hears the audio, so this is an ear for intonation and an unfinished word as much as for the
+words: "Can you help me" cut from "... write a birthday message" gets a "?" at 0.75 where a
+whole question gets ~0.9, and a fragment Whisper turned into a sentence ("how deep is the" →
+"how deep is looked.") gets its full stop at 0.57. The end-of-turn model weighs it
+(``voice.turn_model``). Only the short-window path reads it (~4 ms for the decoder's
+probabilities); the 30 s path gives None.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +41,7 @@ from engine.errors import UserError
 from voice.audio import SAMPLE_RATE
 
 _RATE = SAMPLE_RATE
+_ENDINGS = (".", "?", "!")  # tokens that end a sentence (with the end of the text)
 
 
 TAIL_PAD_S = 0.2  # silence after every utterance (see Transcriber.transcribe)
@@ -117,6 +129,15 @@ def _cuda_available() -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Heard:
+    """What Whisper made of an utterance."""
+
+    text: str
+    ending: float | None = None
+    """P(the sentence ends after the last word), Whisper's decoder's; None where unknown."""
+
+
 class Transcriber:
     """A faster-whisper model, loaded once, turning 16 kHz utterances into text."""
 
@@ -201,11 +222,15 @@ class Transcriber:
         :class:`RecognitionTimeout` past the time limit (see the module docstring); ``stop``,
         once set, ends decoding at the next segment (the caller no longer wants the text).
         """
+        return self.hear(audio, stop).text
+
+    def hear(self, audio: np.ndarray, stop: threading.Event | None = None) -> Heard:
+        """:meth:`transcribe`, with how sure Whisper is that the sentence ended there."""
         a = np.asarray(audio)
         if a.ndim != 1:
             raise ValueError(f"expected mono (1-D) audio, got shape {a.shape}")
         if len(a) == 0:
-            return ""
+            return Heard("")
         if a.dtype == np.int16:
             samples = a.astype(np.float32) / 32768.0
         elif np.issubdtype(a.dtype, np.floating):
@@ -216,7 +241,7 @@ class Transcriber:
         t0, c0 = time.perf_counter(), time.process_time()
         seconds = len(samples) / SAMPLE_RATE
         if seconds >= SPEECH_CHECK_S and speech_seconds(samples) < MIN_SPEECH_S:
-            return ""
+            return Heard("")
         # A pause is found ~90 ms after the last audible sound, and Whisper takes a word cut
         # that close for another ("What is the capital of France" -> "... of friends"): it
         # hears the utterance to its end with a little silence after it.
@@ -229,18 +254,18 @@ class Transcriber:
             # other work slows Whisper down, and that is not the utterance's fault.
             return time.perf_counter() - t0 > limit and time.process_time() - c0 > limit
 
-        text = None
+        heard = None
         if self.window_s < 30 and len(samples) <= (self.window_s - 1) * _RATE:
-            text = self._transcribe_window(samples)
-        if text is None:
-            text = self._transcribe_full(samples, per_window, over, stop)
+            heard = self._transcribe_window(samples)
+        if heard is None:
+            heard = Heard(self._transcribe_full(samples, per_window, over, stop))
         took = time.perf_counter() - t0
         if over():
             raise RecognitionTimeout(
                 f"speech recognition took {took:.1f} s for {seconds:.1f} s of audio "
                 f"(limit {limit:.1f} s)"
             )
-        return text
+        return heard
 
     def _transcribe_full(
         self,
@@ -268,7 +293,7 @@ class Transcriber:
                 break
         return "".join(parts).strip()
 
-    def _transcribe_window(self, samples: np.ndarray) -> str | None:
+    def _transcribe_window(self, samples: np.ndarray) -> Heard | None:
         """Greedy decoding of audio encoded on a ``window_s`` window instead of 30 s.
 
         The encoder's cost is proportional to the window, and it is most of a short turn's ASR
@@ -297,12 +322,26 @@ class Transcriber:
             max_length=int(24 + 8 * len(samples) / _RATE),  # ~3 tokens a second is speech
             suppress_blank=True,
             suppress_tokens=[-1],
+            return_logits_vocab=True,
         )
-        text = self._tokenizer.decode(result[0].sequences_ids[0]).strip()
+        ids = result[0].sequences_ids[0]
+        text = self._tokenizer.decode(ids).strip()
         raw = text.encode()
         if len(raw) > 24 and len(raw) / len(zlib.compress(raw)) > 2.4:
             return None
-        return text
+        return Heard(text, self._ending(ids, result[0].logits[0]))
+
+    def _ending(self, ids: list[int], logits: list) -> float | None:
+        """P(".", "?", "!" or the end of the text) at the step after the last word of ``ids``
+        (the step that chose the final punctuation, or the end); None with no word."""
+        tok = self._tokenizer
+        words = [i for i, t in enumerate(ids) if re.search(r"[^\W_]", tok.decode([t]))]
+        if not words or words[-1] + 1 >= len(logits):
+            return None
+        z = np.asarray(logits[words[-1] + 1], dtype=np.float64).ravel()
+        z = np.exp(z - z.max())
+        ends = [tok.eot] + [t for p in _ENDINGS for t in tok.encode(p)[:1]]
+        return float(z[ends].sum() / z.sum())
 
 
 _ONES = (

@@ -104,18 +104,25 @@ def is_preface(transcript: str) -> bool:
     return words[0] not in _ASKING
 
 
-def quiet_needed(transcript: str, vad: VadConfig, voice: np.ndarray | None = None) -> float:
+def quiet_needed(
+    transcript: str,
+    vad: VadConfig,
+    voice: np.ndarray | None = None,
+    ending: float | None = None,
+) -> float:
     """Milliseconds of quiet after the audible end that end a turn whose pause was transcribed
     as ``transcript`` (``math.inf``: the transcript cannot end it; silence will). ``voice``:
-    the prosodic features of the speech before the pause (``words.prosody.features``), which
-    the model weighs with the words (with ``vad.prosody``)."""
+    the prosodic features of the speech before the pause (``words.prosody.features``), and
+    ``ending``: Whisper's P(the sentence ended there) (``voice.asr.Heard``), which the model
+    weighs with the words (with ``vad.prosody``)."""
     if not re.search(r"[^\W_]", transcript):
         # nothing but punctuation ("." or "...": Whisper on a breath or a lone "um"): no words
         # to judge, and the model would read the bare full stop as a sentence's end
         return math.inf
     p = None
     if vad.endpoint == "model":
-        p = turn_model.probability(transcript, vad.turn_model, voice if vad.prosody else None)
+        heard = (voice, ending) if vad.prosody else (None, None)
+        p = turn_model.probability(transcript, vad.turn_model, *heard)
     if p is not None:
         wait = turn_model.wait_ms(p, vad)
     elif is_complete(transcript):

@@ -42,6 +42,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import numpy as np
 
 from voice.answering import Answerer
+from voice.asr import Heard
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.conversation import Conversation, asks_reset
@@ -91,7 +92,7 @@ class Pipeline:
         self.answers = Answerer(models, cfg.assistant, self.conversation, self.emit, str(id(self)))
         self.speaker = Speaker(models.tts, self.jobs, sink, self.listener.echo, self.emit, clock,
                                cfg.tts.first_chunk_chars)  # fmt: skip
-        self.speculation = Speculator(self.transcribe, self.answers, self.speaker, self.jobs,
+        self.speculation = Speculator(self.hear, self.answers, self.speaker, self.jobs,
                                       cfg, clock)  # fmt: skip
         self.lag = LoopLag(clock)
         self._ids = itertools.count(1)
@@ -204,6 +205,15 @@ class Pipeline:
         (also for turns a client decides itself, as the Realtime API's commits)."""
         text = await self.jobs.run(self.m.asr.transcribe, audio, speculative=speculative)
         return text.strip()
+
+    async def hear(self, audio: np.ndarray, speculative: bool = False) -> Heard:
+        """:meth:`transcribe` with Whisper's P(the sentence ended there) where the recogniser
+        gives it (a local Whisper's short window; a remote one's is None)."""
+        hear = getattr(self.m.asr, "hear", None)
+        if hear is None:
+            return Heard(await self.transcribe(audio, speculative))
+        heard = await self.jobs.run(hear, audio, speculative=speculative)
+        return Heard(heard.text.strip(), heard.ending)
 
     # --- turns that need no speech: typed, follow-ups, announcements --------------------
     async def ask(self, text: str) -> None:

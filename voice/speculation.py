@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from voice.answering import Answerer
+from voice.asr import Heard
 from voice.audio import SAMPLE_RATE
 from voice.config import AppConfig
 from voice.conversation import asks_reset
@@ -46,6 +47,7 @@ class Speculation:
     transcript: str | None = None  # known once its ASR is done
     quiet_ms: float | None = None  # the quiet that ends the turn here (once the transcript is)
     voice: np.ndarray | None = None  # pitch and loudness before the pause (words.prosody)
+    ending: float | None = None  # Whisper's P(the sentence ended there) (voice.asr.Heard)
     # The turn ended at this pause: the user now waits for what is left of this work, so its
     # later jobs (the first sentence's audio) are urgent, not speculative.
     wanted: bool = False
@@ -56,14 +58,14 @@ class Speculator:
 
     def __init__(
         self,
-        transcribe: Callable[..., Awaitable[str]],
+        hear: Callable[..., Awaitable[Heard]],
         answers: Answerer,
         speaker: Speaker,
         jobs,
         cfg: AppConfig,
         clock: Callable[[], float],
     ) -> None:
-        self.transcribe, self.answers, self.speaker = transcribe, answers, speaker
+        self.hear, self.answers, self.speaker = hear, answers, speaker
         self.jobs, self.cfg, self.clock = jobs, cfg, clock
         self.current: Speculation | None = None
         self.started = 0
@@ -115,7 +117,7 @@ class Speculator:
         if s is None or s.transcript is None:
             return False
         if s.quiet_ms is None:
-            s.quiet_ms = quiet_needed(s.transcript, self.cfg.vad, s.voice)
+            s.quiet_ms = quiet_needed(s.transcript, self.cfg.vad, s.voice, s.ending)
         return (position - s.paused.audible_end) * 1000 / SAMPLE_RATE >= s.quiet_ms
 
     async def result(self, task: asyncio.Task) -> Prepared | None:
@@ -137,8 +139,10 @@ class Speculator:
     async def _prepare(self, audio: np.ndarray, spec: Speculation, turn: int) -> Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
         p = Prepared()
-        p.transcript = await self.transcribe(audio, speculative=not spec.wanted)
+        heard = await self.hear(audio, speculative=not spec.wanted)
+        p.transcript = heard.text
         p.stamps["asr_done"] = self.clock()
+        spec.ending = heard.ending
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or asks_reset(p.transcript):
             return p

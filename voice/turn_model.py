@@ -8,8 +8,11 @@ gives None (and one logged warning), and ``voice.endpoint`` falls back to its ru
 
 The voice corrects the words: ``prosody.npz`` beside the weights (``training.turn_prosody``)
 holds a logistic correction of the text model's log-odds by the pitch and loudness before the
-pause (``words.prosody``), ``logit p = a · logit p_text + w · features + b``. Without that file,
-with ``vad.prosody = false``, or with too little voiced speech to read, the words alone decide.
+pause (``words.prosody``) and by Whisper's own P(the sentence ended there) (``voice.asr.Heard``),
+``logit p = a · logit p_text + w · features + c · logit ending + b``; where the ending is
+unknown (a remote recogniser, Whisper's 30 s path) a second correction, fitted without it, is
+read from the same file. Without that file, with ``vad.prosody = false``, or with too little
+voiced speech to read, the words alone decide.
 
 The wait is LiveKit's idea made continuous: short when the words say the user is done, up to
 a cap when they say more is coming. If pause lengths fall off exponentially (scale ``s``), the
@@ -62,6 +65,10 @@ def _read_prosody(path: Path) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path) as z:
             w = {k: z[k] for k in ("text", "w", "b", "names")}
+            # the correction with Whisper's ending (older files have none)
+            if "ending" in z.files:
+                w["with_ending"] = {k: z[f"ending_{k}"] for k in ("text", "w", "b")}
+                w["with_ending"]["ending"] = z["ending"]
     except (OSError, KeyError, ValueError) as e:
         _log.warning("end-of-turn prosody unavailable (%s): the words alone decide", e)
         return None
@@ -72,10 +79,14 @@ def _read_prosody(path: Path) -> dict[str, np.ndarray] | None:
 
 
 def probability(
-    transcript: str, directory: str = "", voice: np.ndarray | None = None
+    transcript: str,
+    directory: str = "",
+    voice: np.ndarray | None = None,
+    ending: float | None = None,
 ) -> float | None:
     """P(the user has finished) after ``transcript``, said with the prosodic features
-    ``voice`` (``words.prosody.features``; None: the words alone); None without a model."""
+    ``voice`` (``words.prosody.features``; None: the words alone) and heard by Whisper as
+    ending there with probability ``ending`` (None: unknown); None without a model."""
     weights = load(directory)
     if weights is None:
         return None
@@ -83,10 +94,20 @@ def probability(
     correction = load_prosody(directory) if voice is not None else None
     if correction is None:
         return p
+    if ending is not None and "with_ending" in correction:
+        correction = correction["with_ending"]
     p = min(max(p, 1e-6), 1 - 1e-6)
     z = float(correction["text"]) * math.log(p / (1 - p))
     z += float(np.dot(correction["w"], voice)) + float(correction["b"])
+    if "ending" in correction:
+        z += float(correction["ending"]) * logit(ending)
     return 1.0 / (1.0 + math.exp(-min(max(z, -30.0), 30.0)))
+
+
+def logit(p: float) -> float:
+    """ln(p / (1 - p)), ``p`` kept within [1e-4, 1 - 1e-4] (an ending is never certain)."""
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
 
 
 def wait_ms(p: float, vad: VadConfig) -> float:

@@ -130,3 +130,24 @@ def test_a_pause_is_transcribed_to_its_last_word(speak: Callable[[str], np.ndarr
     tail_ms = (len(paused[0].audio) - audible_end(paused[0].audio)) / 16
     assert tail_ms <= 120  # the pause really is that early
     assert normalise(transcriber.transcribe(paused[0].audio)) == normalise(text)
+
+
+def test_whisper_says_how_sure_it_is_that_the_sentence_ended(
+    transcriber: Transcriber,
+) -> None:
+    """``hear``: the decoder's P(".", "?", "!" or the end) after the last word, higher where the
+    speaker finished than where the audio was cut mid-sentence (at a word's end: Piper's
+    alignments), and unknown on the 30 s path."""
+    from training.aligned_speech import AlignedVoice
+
+    said = AlignedVoice().say("Can you tell me the capital of France?")
+    lead, quiet = np.zeros(4800, np.int16), np.zeros(1600, np.int16)
+    short = Transcriber(device="cpu", window_s=15)
+    whole = short.hear(np.concatenate([lead, said.audio, quiet]))
+    cut = short.hear(np.concatenate([lead, said.audio[: said.word_ends[4]], quiet]))
+    assert normalise(whole.text) == "can you tell me the capital of france"
+    assert normalise(cut.text).startswith("can you tell me")
+    assert 0 <= cut.ending < whole.ending <= 1 and whole.ending > 0.5, (cut, whole)
+    assert short.transcribe(said.audio) == short.hear(said.audio).text
+    assert transcriber.hear(said.audio).ending is None  # the 30 s path: not read
+    assert short.hear(np.zeros(0, np.int16)).ending is None

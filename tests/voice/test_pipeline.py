@@ -176,7 +176,7 @@ def test_work_left_of_a_used_speculation_is_urgent(models, speak, tiny_model) ->
     pipe.jobs.run, pipe.answers._stream = spy, slow_llm
     asyncio.run(run(pipe, np.concatenate([silence(0.5), speak("What can you do?")]), True))
     assert pipe.speculation.used == 1 and pipe.records[0].speculative
-    assert ("transcribe", True, False) in jobs  # recognition at the pause: speculative
+    assert ("hear", True, False) in jobs  # recognition at the pause: speculative
     synth = [j for j in jobs if j[0] == "_synthesize_all"]
     assert synth and synth[0] == ("_synthesize_all", False, True), jobs
 

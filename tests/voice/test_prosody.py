@@ -20,6 +20,7 @@ from voice.endpoint import quiet_needed
 from words import prosody
 
 VAD = load_config(None, []).vad
+VAD_WINDOW = load_config(None, []).asr.window_s
 
 
 def glide(f_start: float, f_end: float, seconds: float = 1.2, tail: float = 0.3) -> np.ndarray:
@@ -118,3 +119,40 @@ def test_without_the_voice_the_words_decide(tmp_path) -> None:
     (tmp_path / "turn.npz").write_bytes((turn_model.BUNDLED / "turn.npz").read_bytes())
     p = turn_model.probability(text, str(tmp_path), going_on)
     assert p is not None and math.isclose(p, turn_model.probability(text))
+
+
+def test_whispers_ending_moves_the_decision_and_without_it_the_voice_alone_corrects(
+    tmp_path,
+) -> None:
+    heard, voice = "Can you help me?", prosody.features(glide(120, 100))
+    sure = turn_model.probability(heard, voice=voice, ending=0.95)
+    unsure = turn_model.probability(heard, voice=voice, ending=0.3)
+    assert unsure < sure
+    assert quiet_needed(heard, VAD, voice, 0.3) > quiet_needed(heard, VAD, voice, 0.95)
+    # a file with only the correction fitted without the ending (as an older one): the ending
+    # is ignored, and an unknown ending with the bundled file gives that correction's answer
+    (tmp_path / "turn.npz").write_bytes((turn_model.BUNDLED / "turn.npz").read_bytes())
+    with np.load(turn_model.BUNDLED / "prosody.npz") as z:
+        np.savez(tmp_path / "prosody.npz", **{k: z[k] for k in ("text", "w", "b", "names")})
+    a = turn_model.probability(heard, str(tmp_path), voice, 0.95)
+    assert math.isclose(a, turn_model.probability(heard, str(tmp_path), voice, 0.3))
+    assert math.isclose(a, turn_model.probability(heard, voice=voice), rel_tol=1e-9)
+    assert a != sure
+
+
+def test_a_sentence_that_goes_on_waits_longer_with_what_whisper_heard() -> None:
+    """The whole decision as the pipeline makes it at a pause: Whisper's text and ending of the
+    audio, the voice's features, the wait."""
+    from voice.asr import Transcriber
+
+    whisper = Transcriber(device="cpu", window_s=VAD_WINDOW)
+    aligned = AlignedVoice()
+    going_on = aligned.say("Can you help me write a birthday message?")
+    asked = aligned.say("Can you help me?")
+    lead, tail = np.zeros(SAMPLE_RATE * 3 // 10, np.int16), np.zeros(SAMPLE_RATE // 10, np.int16)
+    waits = []
+    for said in (going_on.audio[: going_on.word_ends[3]], asked.audio):
+        audio = np.concatenate([lead, said, tail])
+        h = whisper.hear(audio)
+        waits.append(quiet_needed(h.text, VAD, prosody.features(audio), h.ending))
+    assert waits[0] > waits[1] + 100, waits

@@ -64,6 +64,11 @@ class Asr:
     async def transcribe(self, audio: Any) -> str:
         return await asyncio.to_thread(self.asr.transcribe, audio)
 
+    async def hear(self, audio: Any) -> tuple[str, float | None]:
+        """The text and Whisper's P(the sentence ended there) (``voice.asr.Heard``)."""
+        heard = await asyncio.to_thread(self.asr.hear, audio)
+        return heard.text, heard.ending
+
 
 class Tts:
     """Piper (voice.tts.Synthesizer) on one replica; chunks stream back as they are made."""

@@ -27,6 +27,7 @@ from ray.serve.exceptions import RequestCancelledError
 
 from engine import GenerationResult, RequestError, SamplingParams, TextDelta
 from engine.worker import RequestHandle
+from voice.asr import Heard
 from voice.tts import SpeechChunk
 
 log = logging.getLogger("serve.cluster")
@@ -69,7 +70,8 @@ def _call(stage: str, attempt: Callable[[], Any]) -> Any:
 
 
 class ClusterTranscriber:
-    """Whisper on the ASR deployment: ``transcribe`` as :class:`voice.asr.Transcriber`'s."""
+    """Whisper on the ASR deployment: ``transcribe`` and ``hear`` as
+    :class:`voice.asr.Transcriber`'s."""
 
     def __init__(self, handle: Any, window_s: int) -> None:
         self.handle, self.window_s = handle, window_s
@@ -85,6 +87,16 @@ class ClusterTranscriber:
             return ""
         return _call("asr", lambda: self.handle.transcribe.remote(a).result(
             timeout_s=SPEECH_TIMEOUT_S))
+
+    def hear(self, audio: np.ndarray, stop: threading.Event | None = None) -> Heard:
+        """The transcript with Whisper's P(the sentence ended there), as
+        :meth:`voice.asr.Transcriber.hear` (the end-of-turn decision at a pause uses it)."""
+        a = np.asarray(audio)
+        if len(a) == 0:
+            return Heard("")
+        text, ending = _call("asr", lambda: self.handle.hear.remote(a).result(
+            timeout_s=SPEECH_TIMEOUT_S))
+        return Heard(text, ending)
 
 
 class ClusterSynthesizer:

@@ -184,8 +184,8 @@ def fit(rows: dict, l2: float = 1.0, iters: int = 30, ending: bool = True) -> di
 
 def weights_file(with_ending: dict, without: dict) -> dict[str, np.ndarray]:
     """What ``prosody.npz`` holds: the correction without Whisper's ending under the plain
-    names (read when the ending is unknown: a remote recogniser, Whisper's 30 s path, or an
-    older reader) and the one with it under ``ending_*``."""
+    names (read when the ending is unknown: a transcription endpoint, ``asr.url``; Whisper's
+    30 s path; or an older reader) and the one with it under ``ending_*``."""
     return {**without, "ending": with_ending["ending"],
             **{f"ending_{k}": with_ending[k] for k in ("text", "w", "b")}}  # fmt: skip
 
@@ -236,7 +236,7 @@ def card(meta: dict) -> str:
         f"logit p = {w['text']:.3f} · logit p_words + Σ wᵢ fᵢ "
         f"{w['ending']:+.3f} · logit ending {w['bias']:+.3f}, with "
         + ", ".join(f"{n} {w[n]:+.3f}" for n in prosody.NAMES)
-        + ". Where Whisper's ending is unknown (a remote recogniser, the 30 s path) a second "
+        + ". Where Whisper's ending is unknown (a transcription endpoint, the 30 s path) a second "
         "correction fitted without it decides (the middle row below).",
         "",
         f"Corpus: {meta['sentences_fit']} sentences of the shapes the word model never saw "

@@ -10,9 +10,9 @@ The voice corrects the words: ``prosody.npz`` beside the weights (``training.tur
 holds a logistic correction of the text model's log-odds by the pitch and loudness before the
 pause (``words.prosody``) and by Whisper's own P(the sentence ended there) (``voice.asr.Heard``),
 ``logit p = a · logit p_text + w · features + c · logit ending + b``; where the ending is
-unknown (a remote recogniser, Whisper's 30 s path) a second correction, fitted without it, is
-read from the same file. Without that file, with ``vad.prosody = false``, or with too little
-voiced speech to read, the words alone decide.
+unknown (a transcription endpoint, ``asr.url``; Whisper's 30 s path) a second correction,
+fitted without it, is read from the same file. Without that file, with ``vad.prosody =
+false``, or with too little voiced speech to read, the words alone decide.
 
 The wait is LiveKit's idea made continuous: short when the words say the user is done, up to
 a cap when they say more is coming. If pause lengths fall off exponentially (scale ``s``), the

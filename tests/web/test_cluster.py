@@ -63,6 +63,15 @@ def test_a_call_whose_replica_died_goes_to_another() -> None:
         ClusterTranscriber(slow, window_s=15).transcribe(audio)
 
 
+def test_a_pause_is_heard_with_whispers_ending_across_the_cluster() -> None:
+    audio = np.ones(1600, np.int16)
+    left = [rex.ActorDiedError(), ("What time is it?", 0.93)]
+    handle = SimpleNamespace(hear=SimpleNamespace(remote=lambda _a: _Answer(left.pop(0))))
+    heard = ClusterTranscriber(handle, window_s=15).hear(audio)
+    assert (heard.text, heard.ending) == ("What time is it?", 0.93)  # after one lost replica
+    assert ClusterTranscriber(handle, window_s=15).hear(np.zeros(0, np.int16)).text == ""
+
+
 def test_a_front_end_has_a_speech_worker_per_replica_behind_it(tiny_model) -> None:
     from serve.cluster import speech_workers
 

@@ -338,7 +338,12 @@ class Transcriber:
         words = [i for i, t in enumerate(ids) if re.search(r"[^\W_]", tok.decode([t]))]
         if not words or words[-1] + 1 >= len(logits):
             return None
-        z = np.asarray(logits[words[-1] + 1], dtype=np.float64).ravel()
+        step = logits[words[-1] + 1]
+        if getattr(step, "device", "cpu") != "cpu":  # on a GPU: this one step to the host
+            import ctranslate2
+
+            step = step.to_device(ctranslate2.Device.cpu)
+        z = np.asarray(step, dtype=np.float64).ravel()
         z = np.exp(z - z.max())
         ends = [tok.eot] + [t for p in _ENDINGS for t in tok.encode(p)[:1]]
         return float(z[ends].sum() / z.sum())

@@ -10,15 +10,17 @@ the bundled Whisper on the same 15 s window (its text and its P(the sentence end
 judged by ``voice.endpoint.quiet_needed``, as ``Speculator`` does. A pause inside a question
 is **early** when its wait is shorter than the quiet that followed it (the user was still
 pausing when the turn would have ended); the question's real end gives the wait a user would
-feel there. This ignores the time to answer
-(Whisper, the reply and the first audio take ~650 ms here, so a short wait is free in the
-served run and a pause shorter than that is never answered early): it counts the endpoint's
-mistakes, not the bench's. The table also scans the wait function (``vad.model_half_ms``,
-``vad.model_scale_ms``) for the trade between early answers and the wait at the real end.
+feel there. By default this ignores the time to answer (Whisper, the reply and the first
+audio take ~400-650 ms here, so a short wait is free in the served run and a pause shorter
+than that is never answered early): it counts the endpoint's mistakes, not the bench's;
+``--ready-ms`` says how long an answer takes, and shorter pauses no longer count. The table
+also scans the wait function (``vad.model_half_ms``, ``vad.model_scale_ms``) for the trade
+between early answers and the wait at the real end.
 
     python bench/turn_pauses.py                 # the held-out set, table and a JSON line
     python bench/turn_pauses.py --show          # every pause: transcript, p, wait, quiet
     python bench/turn_pauses.py --set vad.prosody=false
+    python bench/turn_pauses.py --ready-ms 400   # as the served bench would count
 """
 
 from __future__ import annotations
@@ -88,15 +90,16 @@ def judge(questions, cfg, transcriber) -> list[dict]:
     return rows
 
 
-def outcome(rows: list[dict], configured, vad=None) -> dict:
+def outcome(rows: list[dict], configured, vad=None, ready_ms: float = 0.0) -> dict:
     """Early questions and the waits at the real ends, with the ``configured`` settings'
-    waits or (``vad``) another wait function's."""
+    waits or (``vad``) another wait function's; a pause shorter than ``ready_ms`` (the time an
+    answer takes to be ready) is never answered early."""
     early, ends = set(), []
     for r in rows:
         wait = r["wait_ms"] if vad is None else rewait(r, configured, vad)
         if r["quiet_ms"] is None:
             ends.append(min(wait, configured.incomplete_ms))
-        elif wait < r["quiet_ms"]:
+        elif max(wait, ready_ms) < r["quiet_ms"]:
             early.add(r["q"])
     felt = [max(w, ANSWER_MS) for w in ends]
     return {
@@ -125,6 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], help="config override")
     ap.add_argument("--apart", action="store_true", help="halves said as two sentences")
     ap.add_argument("--show", action="store_true", help="print every pause")
+    ap.add_argument(
+        "--ready-ms",
+        type=float,
+        default=0.0,
+        help="time an answer takes to be ready: shorter pauses are never answered early "
+        "(0: count every wait shorter than its pause, the endpoint's mistakes)",
+    )
     args = ap.parse_args(argv)
     try:
         cfg = load_config(None, args.set)
@@ -145,12 +155,13 @@ def main(argv: list[str] | None = None) -> int:
             p = "-" if r["p"] is None else f"{r['p']:.3f}"
             print(f"{r['q']:>4} {r['voice']:<15} {r['where'] or '-':<12} p {p:>6} "
                   f"wait {r['wait_ms']:>6.0f} quiet {quiet:>5}  {r['heard']!r}")  # fmt: skip
-    now = outcome(rows, cfg.vad)
+    now = outcome(rows, cfg.vad, ready_ms=args.ready_ms)
     print(f"{'model_half_ms':>14}{'model_scale_ms':>15}{'early':>7}{'end wait p50':>14}"
           f"{'p90':>7}{'felt p50':>10}")  # fmt: skip
     scan = []
     for half, scale in SCAN:
-        o = outcome(rows, cfg.vad, replace(cfg.vad, model_half_ms=half, model_scale_ms=scale))
+        wait = replace(cfg.vad, model_half_ms=half, model_scale_ms=scale)
+        o = outcome(rows, cfg.vad, wait, args.ready_ms)
         scan.append({"model_half_ms": half, "model_scale_ms": scale, **o})
         ours = (half, scale) == (cfg.vad.model_half_ms, cfg.vad.model_scale_ms)
         mark = " (configured)" if ours else ""
@@ -161,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{now['early_questions']}; wait at the real end p50 "
           f"{now['end_wait_p50_ms']} ms")  # fmt: skip
     print(json.dumps({"questions": len(questions), "paused": paused, "pauses": len(rows),
-                      "settings": args.set, "configured": now, "scan": scan}))  # fmt: skip
+                      "settings": args.set, "ready_ms": args.ready_ms, "configured": now,
+                      "scan": scan}))  # fmt: skip
     return 0
 
 

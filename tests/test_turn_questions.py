@@ -95,5 +95,7 @@ def test_the_offline_replay_finds_the_pause_and_how_long_the_user_stayed_quiet()
     row = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": max(quiet)}
     end = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": None}
     assert outcome([row, end], vad)["early"] == 1  # answered while the user was still quiet
+    # no answer is ready that soon: the pause ends before anything could be heard
+    assert outcome([row, end], vad, ready_ms=row["quiet_ms"] + 1)["early"] == 0
     row["wait_ms"] = row["quiet_ms"] + 1
     assert outcome([row, end], vad)["early"] == 0

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -82,6 +81,7 @@ def judge(questions, cfg, transcriber) -> list[dict]:
                     "where": q.where,
                     "heard": heard.text,
                     "ending": heard.ending,
+                    "features": voice,
                     "p": p,
                     "wait_ms": quiet_needed(heard.text, cfg.vad, voice, ending),
                     "quiet_ms": None if resumed is None else (resumed - ev.audible_end) / 16,
@@ -90,15 +90,15 @@ def judge(questions, cfg, transcriber) -> list[dict]:
     return rows
 
 
-def outcome(rows: list[dict], configured, vad=None, ready_ms: float = 0.0) -> dict:
-    """Early questions and the waits at the real ends, with the ``configured`` settings'
-    waits or (``vad``) another wait function's; a pause shorter than ``ready_ms`` (the time an
-    answer takes to be ready) is never answered early."""
+def outcome(rows: list[dict], vad, ready_ms: float = 0.0) -> dict:
+    """Early questions and the waits at the real ends with ``vad``'s settings (each pause's
+    wait decided again, as the pipeline would with them); a pause shorter than ``ready_ms``
+    (the time an answer takes to be ready) is never answered early."""
     early, ends = set(), []
     for r in rows:
-        wait = r["wait_ms"] if vad is None else rewait(r, configured, vad)
+        wait = quiet_needed(r["heard"], vad, r["features"], r["ending"])
         if r["quiet_ms"] is None:
-            ends.append(min(wait, configured.incomplete_ms))
+            ends.append(min(wait, vad.incomplete_ms))
         elif max(wait, ready_ms) < r["quiet_ms"]:
             early.add(r["q"])
     felt = [max(w, ANSWER_MS) for w in ends]
@@ -109,16 +109,6 @@ def outcome(rows: list[dict], configured, vad=None, ready_ms: float = 0.0) -> di
         "end_wait_p90_ms": round(float(np.quantile(ends, 0.9))),
         "felt_p50_ms": round(float(np.median(felt))),
     }
-
-
-def rewait(row: dict, configured, vad) -> float:
-    """The wait of ``row`` with ``vad``'s wait function instead of the ``configured`` one (a
-    preface hold and "no words" kept)."""
-    if row["p"] is None or math.isinf(row["wait_ms"]):
-        return row["wait_ms"]
-    wait = turn_model.wait_ms(row["p"], vad)
-    held = row["wait_ms"] > turn_model.wait_ms(row["p"], configured)  # the preface hold
-    return max(wait, row["wait_ms"]) if held else wait
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,13 +145,13 @@ def main(argv: list[str] | None = None) -> int:
             p = "-" if r["p"] is None else f"{r['p']:.3f}"
             print(f"{r['q']:>4} {r['voice']:<15} {r['where'] or '-':<12} p {p:>6} "
                   f"wait {r['wait_ms']:>6.0f} quiet {quiet:>5}  {r['heard']!r}")  # fmt: skip
-    now = outcome(rows, cfg.vad, ready_ms=args.ready_ms)
+    now = outcome(rows, cfg.vad, args.ready_ms)
     print(f"{'model_half_ms':>14}{'model_scale_ms':>15}{'early':>7}{'end wait p50':>14}"
           f"{'p90':>7}{'felt p50':>10}")  # fmt: skip
     scan = []
     for half, scale in SCAN:
         wait = replace(cfg.vad, model_half_ms=half, model_scale_ms=scale)
-        o = outcome(rows, cfg.vad, wait, args.ready_ms)
+        o = outcome(rows, wait, args.ready_ms)
         scan.append({"model_half_ms": half, "model_scale_ms": scale, **o})
         ours = (half, scale) == (cfg.vad.model_half_ms, cfg.vad.model_scale_ms)
         mark = " (configured)" if ours else ""

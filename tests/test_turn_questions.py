@@ -92,10 +92,12 @@ def test_the_offline_replay_finds_the_pause_and_how_long_the_user_stayed_quiet()
     quiet = [(resumed - ev.audible_end) / 16 for ev, resumed in found if resumed is not None]
     assert any(500 <= ms <= 700 for ms in quiet), quiet  # the 600 ms pause, from the audible end
     assert found[-1][1] is None  # the question's real end: speech never came back
-    row = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": max(quiet)}
-    end = {"q": 0, "p": 0.99, "wait_ms": 0.0, "quiet_ms": None}
+    # each pause's wait is decided again from what was heard: a whole question at once
+    whole = {"heard": "What is the capital of France?", "features": None, "ending": None}
+    row = {"q": 0, **whole, "quiet_ms": max(quiet)}
+    end = {"q": 0, **whole, "quiet_ms": None}
     assert outcome([row, end], vad)["early"] == 1  # answered while the user was still quiet
     # no answer is ready that soon: the pause ends before anything could be heard
     assert outcome([row, end], vad, ready_ms=row["quiet_ms"] + 1)["early"] == 0
-    row["wait_ms"] = row["quiet_ms"] + 1
+    row["heard"] = "What is the capital of"  # unfinished: waits longer than the pause
     assert outcome([row, end], vad)["early"] == 0

@@ -103,28 +103,33 @@ def train(rows: list[Row], seed: int = 0, epochs: int = 4, log=print) -> dict[st
     }
 
 
-def scores(weights: dict[str, np.ndarray], rows: list[Row]) -> dict:
-    """Precision, recall and accuracy of "finished" at :data:`THRESHOLD`, overall and per shape."""
+def table(p: np.ndarray, y: np.ndarray) -> dict:
+    """Precision, recall and accuracy of "finished" at :data:`THRESHOLD` for probabilities
+    ``p`` of rows labelled ``y`` (1: finished), and how often an unfinished one is called
+    finished."""
+    pred, y = np.asarray(p) >= THRESHOLD, np.asarray(y, dtype=int)
+    tp, fp = int(np.sum(pred & (y == 1))), int(np.sum(pred & (y == 0)))
+    fn = int(np.sum(~pred & (y == 1)))
+    return {
+        "rows": len(y),
+        "finished": int(y.sum()),
+        "precision": round(tp / max(tp + fp, 1), 3),
+        "recall": round(tp / max(tp + fn, 1), 3),
+        "accuracy": round(int(np.sum(pred == (y == 1))) / max(len(y), 1), 3),
+        # the costly error: an unfinished prefix taken as finished (the user is cut off)
+        "cut_off_rate": round(fp / max(int(np.sum(y == 0)), 1), 3),
+    }
 
-    def table(rs: list[Row]) -> dict:
-        pred = [finished(weights, r.text) >= THRESHOLD for r in rs]
-        tp = sum(p and r.label for p, r in zip(pred, rs, strict=True))
-        fp = sum(p and not r.label for p, r in zip(pred, rs, strict=True))
-        fn = sum(not p and r.label for p, r in zip(pred, rs, strict=True))
-        right = sum(p == bool(r.label) for p, r in zip(pred, rs, strict=True))
-        return {
-            "rows": len(rs),
-            "finished": sum(r.label for r in rs),
-            "precision": round(tp / max(tp + fp, 1), 3),
-            "recall": round(tp / max(tp + fn, 1), 3),
-            "accuracy": round(right / max(len(rs), 1), 3),
-            # the costly error: an unfinished prefix taken as finished (the user is cut off)
-            "cut_off_rate": round(fp / max(sum(1 - r.label for r in rs), 1), 3),
-        }
+
+def scores(weights: dict[str, np.ndarray], rows: list[Row]) -> dict:
+    """:func:`table` of the model on ``rows``, overall and per shape."""
+
+    def of(rs: list[Row]) -> dict:
+        return table(np.array([finished(weights, r.text) for r in rs]), [r.label for r in rs])
 
     shapes = sorted({r.shape for r in rows})
-    return {"all": table(rows), "shapes": {s: table([r for r in rows if r.shape == s])
-                                           for s in shapes}}  # fmt: skip
+    return {"all": of(rows), "shapes": {s: of([r for r in rows if r.shape == s])
+                                        for s in shapes}}  # fmt: skip
 
 
 def latency_ms(weights: dict[str, np.ndarray], rows: list[Row], n: int = 2000) -> float:

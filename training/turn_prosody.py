@@ -59,6 +59,7 @@ from training.turn_corpus import (
     render,
 )
 from training.turn_grammar import HELDOUT, SHAPES
+from training.turn_model import table as finished_table
 from words import prosody
 from words.prosody import SAMPLE_RATE
 from words.utterance import finished
@@ -198,21 +199,11 @@ def combined(weights: dict, t: np.ndarray, x: np.ndarray, e: np.ndarray | None =
 
 
 def table(p: np.ndarray, y: np.ndarray) -> dict:
-    """Precision, recall, accuracy of "finished" at p >= 0.5, how often an unfinished cut is
-    called finished, and the log loss."""
-    pred = p >= 0.5
-    tp, fp = int(np.sum(pred & (y == 1))), int(np.sum(pred & (y == 0)))
-    fn = int(np.sum(~pred & (y == 1)))
+    """The word model's table (``training.turn_model.table``: precision, recall, accuracy of
+    "finished" at p >= 0.5, unfinished cuts called finished) and the log loss."""
     q = np.clip(p, 1e-6, 1 - 1e-6)
-    return {
-        "rows": len(y),
-        "finished": int(y.sum()),
-        "precision": round(tp / max(tp + fp, 1), 3),
-        "recall": round(tp / max(tp + fn, 1), 3),
-        "accuracy": round(float(np.mean(pred == (y == 1))), 3),
-        "cut_off_rate": round(fp / max(int(np.sum(y == 0)), 1), 3),
-        "log_loss": round(float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q))), 4),
-    }
+    log_loss = float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+    return {**finished_table(p, y), "log_loss": round(log_loss, 4)}
 
 
 CARD_HEADING = "## The voice: prosody (`prosody.npz`)"

@@ -184,6 +184,7 @@ class Transcriber:
         self._progress = progress
         self._model: Any = None
         self._tokenizer: Any = None
+        self._end_ids: list[int] = []  # ".", "?", "!" and the end of the text (with the tokenizer)
         self._load_lock = threading.Lock()
 
     def load(self) -> None:
@@ -310,6 +311,8 @@ class Transcriber:
             self._tokenizer = Tokenizer(
                 m.hf_tokenizer, m.model.is_multilingual, task="transcribe", language=self.language
             )
+            tok = self._tokenizer
+            self._end_ids = [tok.eot] + [tok.encode(p)[0] for p in _ENDINGS]
         frames = self.window_s * 100  # 10 ms mel frames
         mel = m.feature_extractor(samples)[:, :frames]  # [80, T]
         mel = np.pad(mel, ((0, 0), (0, frames - mel.shape[1])))[None]  # [1, 80, frames]
@@ -345,8 +348,7 @@ class Transcriber:
             step = step.to_device(ctranslate2.Device.cpu)
         z = np.asarray(step, dtype=np.float64).ravel()
         z = np.exp(z - z.max())
-        ends = [tok.eot] + [t for p in _ENDINGS for t in tok.encode(p)[:1]]
-        return float(z[ends].sum() / z.sum())
+        return float(z[self._end_ids].sum() / z.sum())
 
 
 _ONES = (

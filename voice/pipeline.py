@@ -208,12 +208,9 @@ class Pipeline:
 
     async def hear(self, audio: np.ndarray, speculative: bool = False) -> Heard:
         """:meth:`transcribe` with Whisper's P(the sentence ended there) where the recogniser
-        gives it (a local Whisper's short window; a remote one's is None)."""
-        hear = getattr(self.m.asr, "hear", None)
-        if hear is None:
-            return Heard(await self.transcribe(audio, speculative))
-        heard = await self.jobs.run(hear, audio, speculative=speculative)
-        return Heard(heard.text.strip(), heard.ending)
+        gives it (a local Whisper's short window, a cluster's; a transcription endpoint's is
+        None)."""
+        return await self.jobs.run(self.m.asr.hear, audio, speculative=speculative)
 
     # --- turns that need no speech: typed, follow-ups, announcements --------------------
     async def ask(self, text: str) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from engine.errors import UserError
+from voice.asr import Heard
 from voice.audio import SAMPLE_RATE, wav_bytes
 from voice.remote import failure
 from voice.tts import SpeechChunk, split_sentences
@@ -81,6 +82,11 @@ class RemoteTranscriber:
                 return str(json.loads(resp.read())["text"]).strip()
             except (ValueError, KeyError, TypeError):
                 raise RemoteSpeechError(f"{self.url} answered no transcript") from None
+
+    def hear(self, audio: np.ndarray, stop: threading.Event | None = None) -> Heard:
+        """The transcript as :meth:`voice.asr.Transcriber.hear` gives it; the endpoint does not
+        say whether the sentence ended (``ending`` None)."""
+        return Heard(self.transcribe(audio, stop))
 
 
 class RemoteSynthesizer:

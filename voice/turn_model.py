@@ -96,23 +96,22 @@ def probability(
         return p
     if ending is not None and "with_ending" in correction:
         correction = correction["with_ending"]
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    z = float(correction["text"]) * math.log(p / (1 - p))
+    z = float(correction["text"]) * logit(p, 1e-6)
     z += float(np.dot(correction["w"], voice)) + float(correction["b"])
     if "ending" in correction:
         z += float(correction["ending"]) * logit(ending)
     return 1.0 / (1.0 + math.exp(-min(max(z, -30.0), 30.0)))
 
 
-def logit(p: float) -> float:
-    """ln(p / (1 - p)), ``p`` kept within [1e-4, 1 - 1e-4] (an ending is never certain)."""
-    p = min(max(p, 1e-4), 1 - 1e-4)
+def logit(p: float, eps: float = 1e-4) -> float:
+    """ln(p / (1 - p)), ``p`` kept within [eps, 1 - eps] (by default as Whisper's ending is
+    read in training: never certain)."""
+    p = min(max(p, eps), 1 - eps)
     return math.log(p / (1 - p))
 
 
 def wait_ms(p: float, vad: VadConfig) -> float:
     """Quiet after the audible end that ends a turn whose transcript is finished with
     probability ``p`` (monotone: the surer, the shorter)."""
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    w = vad.model_half_ms - vad.model_scale_ms * math.log(p / (1 - p))
+    w = vad.model_half_ms - vad.model_scale_ms * logit(p, 1e-6)
     return min(max(w, vad.complete_ms), vad.incomplete_ms)

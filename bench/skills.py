@@ -20,9 +20,12 @@ several turns run at real-time pace with pauses long enough for each answer).
     python bench/skills.py --requests paraphrase --mode chat --compare d561e23
 
 ``--requests paraphrase`` (or ``--set paraphrase``) swaps the 45 requests for the 200+ of
-``bench/paraphrases.py``, written with a generator unlike the training corpus's. ``--compare
-REF`` runs the typed path at commit REF too (a temporary git worktree, this venv), so before
-and after come from the same run on the same machine.
+``bench/paraphrases.py``, written with a generator unlike the training corpus's; ``--requests
+everyday`` (or ``--set everyday``) for the 220+ of ``bench/everyday.py``, each a hand-written
+sentence for one everyday scene (kitchen, driving, homework, travel, a pub quiz...) with only
+its numbers, countries and words slotted. ``--compare REF`` runs the typed path at commit REF
+too (a temporary git worktree, this venv), so before and after come from the same run on the
+same machine.
 
 Prints a table per path, useful % per kind, and a final JSON line: useful % (target ≥ 90; ≥ 95
 typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled count (target 0).
@@ -351,14 +354,19 @@ def compare_table(before: dict, after: dict, ref: str) -> None:
 
 
 def request_set(name: str) -> list[Request]:
-    """``base`` (the 45 requests above) or ``paraphrase`` (bench/paraphrases.py, 200+)."""
+    """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+) or
+    ``everyday`` (bench/everyday.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
         from bench.paraphrases import paraphrases
 
         return paraphrases()
-    raise SystemExit(f"unknown request set {name!r} (base or paraphrase)")
+    if name == "everyday":
+        from bench.everyday import everyday
+
+        return everyday()
+    raise SystemExit(f"unknown request set {name!r} (base, paraphrase or everyday)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -366,9 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
     p.add_argument(
         "--requests",
-        choices=("base", "paraphrase"),
+        choices=("base", "paraphrase", "everyday"),
         default=None,
-        help="request set (default base; `--set base|paraphrase` says the same)",
+        help="request set (default base; `--set base|paraphrase|everyday` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -391,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
-    # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` names the request set
+    # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`) names the
+    # request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

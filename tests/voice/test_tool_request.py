@@ -37,6 +37,11 @@ def test_calculator_reads_the_expression(text, want):
         ("What time zone am I in?", {"what": "zone"}),
         ("How many days until Christmas?", {"what": "until", "date": "christmas"}),
         ("when is the fourth of july", {"what": "until", "date": "the fourth of july"}),
+        # an aside after the date is not part of it
+        ("how many days till christmas eve, the kids are going mad",
+         {"what": "until", "date": "christmas eve"}),
+        ("how many days until halloween the kids keep asking",
+         {"what": "until", "date": "halloween"}),
     ],
 )
 def test_clock_reads_what_is_asked(text, want):
@@ -67,6 +72,24 @@ def test_clock_reads_what_is_asked(text, want):
          {"action": "remind", "duration": "an hour", "label": "switch the sprinkler off"}),
         ("I have to ring the plumber in two hours, so nudge me then",
          {"action": "remind", "duration": "two hours", "label": "ring the plumber"}),
+        # a name is said with "timer", "for the", "the ... needs"; other words are framing
+        ("okay, quickly make a timer for 40 seconds", {"action": "set", "duration": "40 seconds"}),
+        ("let's set a meeting timer for 3 hours for me",
+         {"action": "set", "duration": "3 hours", "label": "meeting"}),
+        ("set a timer for 15 minutes for the yoga",
+         {"action": "set", "duration": "15 minutes", "label": "yoga"}),
+        ("the rice needs 25 minutes, set a timer",
+         {"action": "set", "duration": "25 minutes", "label": "rice"}),
+        ("when will the cake be done", {"action": "left", "label": "cake"}),
+        # the task ends with its clause; "remind me" and closers are not part of it
+        ("five minutes from now I need to send the email, give me a reminder, cheers",
+         {"action": "remind", "duration": "five minutes", "label": "send the email"}),
+        ("can you let me know in an hour to flip the pancakes?",
+         {"action": "remind", "duration": "an hour", "label": "flip the pancakes"}),
+        ("I want you to remind me to take my medicine in an hour",
+         {"action": "remind", "duration": "an hour", "label": "take my medicine"}),
+        ("is it possible to let me know in 60 seconds to call mom for me?",
+         {"action": "remind", "duration": "60 seconds", "label": "call mom"}),
     ],
 )  # fmt: skip
 def test_timer_reads_action_duration_and_label(text, want):

@@ -65,6 +65,13 @@ _PHRASES = [
     ("multiply", "multiply"), ("divide", "divide"), ("add", "add"), ("subtract", "subtract"),
     ("plus", "plus"), ("minus", "minus"), ("over", "divided_by"), ("into", "times"),
     ("root", "sqrt"), ("sqrt", "sqrt"),
+    ("more than", "plus"), ("less than", "subtracted_from"), ("groups of", "times"),
+    ("sets of", "times"), ("the total of", "sum_of"), ("total of", "sum_of"),
+    ("divided equally between", "divided_by"), ("divided equally among", "divided_by"),
+    ("divided between", "divided_by"), ("divided among", "divided_by"),
+    ("shared among", "divided_by"), ("shared equally between", "divided_by"),
+    ("shared equally among", "divided_by"), ("split among", "divided_by"), ("take", "subtract"),
+    ("halved", "halved"), ("doubled", "doubled"), ("tripled", "tripled"),
 ]  # fmt: skip
 _PHRASES.sort(key=lambda p: -len(p[0].split()))
 _THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total"}
@@ -74,6 +81,7 @@ _FILLER = {
     "answer", "tell", "me", "can", "you", "could", "work", "out", "do", "does", "come",
     "ways", "power", "people",
 }  # fmt: skip
+_SCALED = {"halved": ("divided_by", 2), "doubled": ("times", 2), "tripled": ("times", 3)}
 _SAY = {"plus": "plus", "minus": "minus", "times": "times", "divided_by": "divided by"}
 
 
@@ -237,7 +245,7 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
             continue
         for phrase in sorted(_THAT, key=lambda p: -len(p.split())):
             p = phrase.split()
-            if words[i : i + len(p)] == p:
+            if words[i : i + len(p)] == p and words[i + len(p) : i + len(p) + 1] != ["of"]:
                 out.append(("that", None))
                 i += len(p)
                 break
@@ -263,7 +271,7 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
                     i += len(p)
                     break
             else:
-                if w in _FILLER or w in ("by", "and", "to", "from", "of", "with"):
+                if w in _FILLER or w in ("by", "and", "to", "from", "of", "with", "away"):
                     out.append(("word", w))
                     i += 1
                 else:
@@ -304,9 +312,8 @@ class _Parser:
         if node is None:
             node = self.expr()
         self.skip_words()
-        while self.peek()[0] == "op" and self.peek()[1] in ("squared", "cubed"):
-            w = self.peek()[1]
-            node = Bin("pow", node, Num(Fraction(2 if w == "squared" else 3)), w)
+        while self.peek()[0] == "op" and self.peek()[1] in ("squared", "cubed", *_SCALED):
+            node = self.postfix(node, self.peek()[1])
             self.i += 1
         self.skip_words()
         if self.peek()[0] != "end":
@@ -324,7 +331,7 @@ class _Parser:
             self.i += 1
             return Bin("divided_by", self.that_node(), self.expr())
         a = self.expr()
-        self.skip_words("with")
+        self.skip_words("with", "away")  # "take five away from nine"
         joiner = self.peek()
         if joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from"):
             self.i += 1
@@ -370,9 +377,9 @@ class _Parser:
         node = self.term()
         while True:
             kind, op = self.peek()
-            if kind == "op" and op in ("plus", "minus"):
+            if kind == "op" and op in ("plus", "minus", "add"):  # "seventeen add five"
                 self.i += 1
-                node = Bin(op, node, self.term())
+                node = Bin("plus" if op == "add" else op, node, self.term())
             elif kind == "op" and op == "subtracted_from":
                 self.i += 1
                 node = Bin("minus", self.term(), node)
@@ -393,14 +400,22 @@ class _Parser:
         node = self.unary()
         while True:
             kind, op = self.peek()
-            if kind == "op" and op in ("squared", "cubed"):
+            if kind == "op" and op in ("squared", "cubed", *_SCALED):
                 self.i += 1
-                node = Bin("pow", node, Num(Fraction(2 if op == "squared" else 3)), op)
+                node = self.postfix(node, op)
             elif kind == "op" and op == "pow":
                 self.i += 1
                 node = Bin("pow", node, self.unary())
             else:
                 return node
+
+    @staticmethod
+    def postfix(node, op: str):
+        """"five squared", "nine cubed", "forty halved", "twelve doubled"."""
+        if op in _SCALED:
+            how, by = _SCALED[op]
+            return Bin(how, node, Num(Fraction(by)))
+        return Bin("pow", node, Num(Fraction(2 if op == "squared" else 3)), op)
 
     def unary(self):
         self.skip_words("the", "of")
@@ -448,8 +463,17 @@ class Calculation:
     ok: bool = True
 
 
+def go_into(text: str) -> str:
+    """ "how many times does A go into B" → "B divided by A"."""
+    return re.sub(r"^(?:.*\b)?how many times (?:does |do |will |would |can )?(.+?) "
+                  r"(?:go|goes|fit|fits) into (.+?)\W*$", r"\2 divided by \1", text.strip(),
+                  flags=re.IGNORECASE)  # fmt: skip
+
+
 def _added(expression: str) -> str:
-    """ "A and B added (together)" → "add A and B"."""
+    """ "A and B added (together)" → "add A and B"; "how many times does A go into B" →
+    "B divided by A"."""
+    expression = go_into(expression)
     return re.sub(r"^(.+?) and (.+?) added( together)?( make| makes)?\W*$", r"add \1 and \2",
                   expression.strip(), flags=re.IGNORECASE)  # fmt: skip
 

@@ -10,7 +10,10 @@ model that copies them would have written. Calls that carry arguments never come
 from __future__ import annotations
 
 import re
+from datetime import date
 
+from voice.tools.calculator import go_into
+from voice.tools.clock import parse_date
 from voice.tools.timers import parse_duration
 from voice.tools.units import find_unit, read_value, unit_at
 from words.quantity import VAGUE, read_number, read_quantity, spoken_text
@@ -19,18 +22,58 @@ _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "
             "please", "pls", "diffvoice"}  # fmt: skip
 _ASKING = re.compile(
     r"^(?:(?:i was wondering|can you tell me|could you tell me|do you know|you know|tell me|"
-    r"excuse me|quick question|hey there|hey diff ?voice|hey div voice)\s*,?\s*)+",
+    r"excuse me|quick question|hey there|hey diff ?voice|hey div voice|"
+    r"one (?:more|last|other) (?:thing|question))\s*,?\s*)+",
     re.IGNORECASE,
 )
 
 
+# Words that announce a request and are never part of it, wherever they are said.
+_ASIDE = re.compile(r"\bone (?:more|last|other) (?:thing|question)\b", re.IGNORECASE)
 _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight",
                 "nine"}  # fmt: skip
 
 
+# A correction set off by commas: "ten, no, twelve minutes", "3 kilos, sorry, 4 kilos".
+_REPAIR = re.compile(r",\s*(?:no wait|no hang on|no sorry|sorry|no|i mean|actually|wait|hang on|"
+                     r"or rather|scratch that|make that|make it)\s*[,.]?\s+(?:make it\s+)?",
+                     re.IGNORECASE)  # fmt: skip
+
+
+def _repaired(text: str) -> str:
+    """The request as the speaker corrected it: what follows the correction takes the place of
+    what it corrects, from the last number before it when it starts with a number ("45 plus,
+    sorry, 46 plus 19" → "46 plus 19"), else from its own first word's last use ("spell
+    receive, I mean, spell receipt"), else the word before it ("Sweden, no, Norway"); words of
+    the corrected part past the correction's length stay ("5 minutes, actually, 10" → "10
+    minutes")."""
+    for _ in range(3):
+        m = _REPAIR.search(text)
+        if m is None or not text[m.end() :].strip():
+            return text
+        before, repair = text[: m.start()].split(), text[m.end() :].split()
+        if not before:
+            return text
+        low = [w.lower().strip(".,?!") for w in before]
+        first = repair[0].lower().strip(".,?!")
+        nums = [k for k in range(len(before)) if read_number(low, k) is not None]
+        if read_number([first], 0) is not None and nums:
+            start = nums[-1]
+            while start > 0 and read_number(low, start - 1) is not None:
+                start -= 1  # "forty five" starts at "forty"
+            start = min(start, nums[-1])
+        elif first in low:
+            start = len(low) - 1 - low[::-1].index(first)
+        else:
+            start = len(before) - 1
+        text = " ".join(before[:start] + repair + before[start + len(repair) :])
+    return text
+
+
 def _words(text: str, keep_case: bool = False) -> list[str]:
-    """The words of a request, lower case, fillers and stutters ("ft ft") out."""
-    t = _ASKING.sub("", text.strip())
+    """The words of a request, lower case, fillers and stutters ("ft ft") out, corrections
+    made."""
+    t = _ASKING.sub("", _ASIDE.sub(" ", _repaired(text.strip())))
     t = re.sub(r"[,!?;:\"“”]|\.(?!\d)", " ", t if keep_case else spoken_text(t))
     out: list[str] = []
     decimals = False  # "point eight eight" repeats a digit on purpose
@@ -107,7 +150,7 @@ _FRAMING = {"work", "out", "what", "does", "do", "is", "come", "to", "at", "for"
 def calculator_args(text: str, calc=None) -> dict:
     """The expression: the request without its asking words ("what's", "can you work
     out", "help me with"); a follow-up that starts with an operator applies to "that"."""
-    words = _trim(_words(text))
+    words = _trim(_words(go_into(text)))
     w = " ".join(words)
     e = _CALC_HEAD.sub("", w, count=1)
     e = (
@@ -211,8 +254,8 @@ def clock_args(text: str) -> dict:
         if m is None:
             m = re.search(r"^(?:when is|how far away is|is)\s+(.+?)(?:\s+soon)?$", w)
         d = m.group(1) if m else w
-        d = re.sub(r"\s+(?:soon|from now|from today)$", "", d).strip()
-        return {"what": "until", "date": d}
+        d = re.sub(r"\s+(?:soon|from now|from today)$", "", _in_clause(d, text)).strip()
+        return {"what": "until", "date": _date_in(d)}
     if "date" in w or "month" in w or "year" in w:
         return {"what": "date"}
     if (
@@ -225,6 +268,16 @@ def clock_args(text: str) -> dict:
     ):
         return {"what": "day"}
     return {"what": "time"}
+
+
+def _date_in(said: str) -> str:
+    """The longest start of ``said`` that names a date ("christmas eve the kids are going
+    mad" → "christmas eve"); all of it when none does (the clock then says what it knows)."""
+    words, today = said.split(), date.today()
+    for k in range(len(words), 0, -1):
+        if parse_date(" ".join(words[:k]), today) is not None:
+            return " ".join(words[:k])
+    return said
 
 
 # -- timers -----------------------------------------------------------------------------------
@@ -266,11 +319,70 @@ _TIMER_WORDS = {"set", "start", "a", "an", "timer", "for", "the", "called", "put
 
 
 # A reminder, when a length is said too: "remind me", "nudge me", "give me a shout", "tell me to".
-_REMIND = re.compile(r"\b(remind|reminder|forget|nudge|give me a shout|ping me|tell me to)\b")
+_REMIND = re.compile(r"\b(remind|reminder|forget|nudge|give me a shout|ping me|tell me to|"
+                     r"let me know|alert me|buzz me)\b")
+# How a reminder request ends around its task: "..., remind me", "... for me, please".
+_TASK_TAIL = re.compile(r"\s*(?:,?\s*(?:so |and )?(?:remind me|nudge me|give me a shout|tell me|"
+                        r"give me a reminder|remind|let me know)(?: then)?|in|quick|quickly|"
+                        r"today|please|thanks|thank you|for me|for work|now|then|okay|ok)\s*$")
+_TASK_HEAD = re.compile(r"^(?:(?:remind|tell|ping|nudge|alert|buzz) me (?:to )?)+")
+
+
+def _named(w: str) -> bool:
+    return w not in _TIMER_WORDS and w != "|" and read_number([w], 0) is None
 
 
 def _label(words: list[str]) -> str:
-    return " ".join(w for w in words if w not in _TIMER_WORDS)
+    """The timer's name where a name is said: the word or two before "timer" ("the pasta
+    timer", "a boiled eggs timer"), after "called" / "named", "for the ..." ("a timer for the
+    rice"), "time the ..." or "the ... needs" ("the roast needs an hour"), or for asking about
+    one, "the ..." ("when will the cake be done"). Other words of the request are its
+    framing, not a name ("quickly make a timer", "let's set a timer ..., just curious")."""
+    t = " ".join(words)
+    pats = (r"\b(?:called|named|labell?ed) ((?:[^ |]+ ?){1,3})",
+            r"\bfor (?:the|my|a|an) ([^ |]+)", r"\bput (?:the|my) ([^ |]+) on\b",
+            r"\btime (?:the|my) ([^ |]+)")  # fmt: skip
+    pats = pats[:1] + (r"\b(?:the|my) ([^ |]+) needs\b",) + pats[1:]
+    for pat in pats:
+        m = re.search(pat, t)
+        if m:
+            got = [x for x in m.group(1).split() if _named(x)]
+            if got:
+                return " ".join(got)
+    for i, w in enumerate(words):
+        if w in ("timer", "timers") and i and _named(words[i - 1]):
+            j = i - 1
+            while j > 0 and i - j < 2 and _named(words[j - 1]) \
+                    and words[j - 1] not in _NOT_LABEL:  # fmt: skip
+                j -= 1
+            return " ".join(words[j:i])
+    return ""
+
+
+def _asked_label(words: list[str]) -> str:
+    """A timer asked about or cancelled: by its name before "timer", else "the X"."""
+    lab = _label(words)
+    if lab:
+        return lab
+    m = re.search(r"\b(?:the|my) ([^ |]+)", " ".join(words))
+    return m.group(1) if m and _named(m.group(1)) and m.group(1) not in _NOT_LABEL else ""
+
+
+# Words before "timer" that are not part of a name: verbs and framing.
+_NOT_LABEL = {"let's", "make", "quickly", "quick", "set", "start", "new", "another", "give",
+              "will", "want", "like", "need", "wanna", "looking", "okay", "then", "please"}
+
+
+def _in_clause(task: str, text: str) -> str:
+    """The task up to the end of its clause as written: "to check the laundry, give me a
+    reminder, just curious" names "check the laundry"."""
+    head = " ".join(task.split()[:2])
+    for part in re.split(r"[,;!?]|\.(?!\d)| - ", text):
+        c = " ".join(_words(part))
+        k = c.find(head) if head else -1
+        if k >= 0 and (k == 0 or c[k - 1] == " ") and task.startswith(c[k:]) and c[k:]:
+            return c[k:]
+    return task
 
 
 def timer_args(text: str) -> dict:
@@ -284,13 +396,14 @@ def timer_args(text: str) -> dict:
     dur = " ".join(words[span[0] : span[1]]) if span else None
     rest = words[: span[0]] + ["|"] + words[span[1] :] if span else words
     if re.search(_REMIND, w) and dur is not None:
-        m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(words[: span[0]]))
-        task = m.group(1) if m else None
-        if task is None or not task.strip():
-            m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(words[span[1] :]))
-            task = m.group(1) if m else ""
-        task = re.sub(r"\s*(?:,?\s*(?:so |and )?(?:remind me|nudge me|give me a shout|tell me)"
-                      r"(?: then)?|in)\s*$", "", task.strip())
+        task = ""
+        for side in (words[: span[0]], words[span[1] :]):  # before the length, else after it
+            m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(side))
+            task = _TASK_HEAD.sub("", _in_clause(m.group(1).strip(), text)) if m else ""
+            while (trimmed := _TASK_TAIL.sub("", task)) != task:
+                task = trimmed
+            if task:
+                break
         if not task:
             m = re.search(r"\bneed to\s+(.+)$", " ".join(words[: span[0]]))
             task = re.sub(r"\s+in$", "", m.group(1)) if m else ""
@@ -299,16 +412,16 @@ def timer_args(text: str) -> dict:
                  r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w):
         if re.search(r"\b(all|every|everything)\b", w):
             return {"action": "cancel", "label": "all"}
-        lab = _label(words)
+        lab = _asked_label(words)
         return {"action": "cancel", **({"label": lab} if lab else {})}
     if dur is None and re.search(r"\b(left|longer|how long|until|when|check|how's|done)\b", w):
-        lab = _label(words)
+        lab = _asked_label(words)
         return {"action": "left", **({"label": lab} if lab else {})}
     if dur is None and re.search(r"\b(?:set|start)\b(?: \w+){0,3} timer\b", w):
         return {"action": "set"}  # "set a timer": the timer asks how long
     if dur is None:
         return {"action": "list"}
-    lab = _label([x for x in rest if x != "|"])
+    lab = _label(rest)
     return {"action": "set", "duration": dur, **({"label": lab} if lab else {})}
 
 
@@ -321,10 +434,11 @@ _NOT_THE_WORD = set("""
     is are was be do does did can could would will should may might please thanks thank
     spell spelled spelt spelling spel word name letters letter write written writing wrote
     how what which way correct correctly right properly never always get got need want like
+    how's what's that's it's there's here's who's
     know tell give show let help try say quick real really once more one um uh okay ok hey well
 """.split())  # fmt: skip
 _SPELL_AFTER = re.compile(
-    r"\b(?:the word|the name|spelling of|letters (?:of|in)|spell(?: out)?(?: me| us| for me)?"
+    r"\b(?:the word|the name|spelling of|letters (?:of|in)|spell?(?: out)?(?: me| us| for me)?"
     r"(?: the word| the name)?|write(?: out)?)\s+([a-z'-]+)"
 )
 _SPELL_BEFORE = re.compile(r"\b([a-z'-]+)\s+(?:is |are )?(?:spelled|spelt|written)\b")

@@ -23,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from training import requests
 from training.skills import Fact, Skill
 from training.skills_facts import (
     calendar_skills,
@@ -269,6 +271,7 @@ class Corpus:
     train: list[Dialog]
     heldout: list[Dialog]
     skills: list[Skill]
+    plan: HeldOut | None = None  # which templates, facts and pairs the held-out rows use
 
 
 def build_corpus(seed: int = 0, size: int = 100_000) -> Corpus:
@@ -290,7 +293,7 @@ def build_corpus(seed: int = 0, size: int = 100_000) -> Corpus:
     for d in train[:2000] + held:
         if len(d.reply.split()) > MAX_REPLY_WORDS:
             raise ValueError(f"reply longer than {MAX_REPLY_WORDS} words: {d.reply!r}")
-    return Corpus(train, held, skills)
+    return Corpus(train, held, skills, heldout)
 
 
 def texts_for_tokenizer(corpus: Corpus, fact_weight: int = 40) -> list[str]:
@@ -392,8 +395,37 @@ def tool_dialogs(s: ToolSampler, n: int, kind: str, context: list[Dialog]) -> li
     return out
 
 
+def grammar_fact_dialogs(skills: list[Skill], heldout: HeldOut, rng: random.Random,
+                         n: int) -> list[Dialog]:  # fmt: skip
+    """``n`` training dialogs of the model's own facts (capitals, continents, planets, days...)
+    asked in the shapes of :mod:`training.requests` instead of the skills' templates; a quarter
+    are elliptical follow-ups ("Peru too", "same for Mars"). Held-out facts stay out."""
+    by_name = {s.name: s for s in skills if s.name in requests.FACT_CORES}
+    names = sorted(by_name)
+    weights = [by_name[k].weight for k in names]
+    out: list[Dialog] = []
+    while len(out) < n:
+        s = by_name[rng.choices(names, weights)[0]]
+        unseen = heldout.facts.get(s.name, set())
+        facts = [f for f in s.facts if f.key not in unseen]
+        first = rng.choice(facts)
+        q = speak(render(requests.frame(requests.FACT_CORES[s.name], rng), first, rng), rng, 0.5)
+        if s.name in requests.FACT_FOLLOW_SLOT and rng.random() < 0.25 and len(facts) > 1:
+            second = rng.choice([f for f in facts if f.key != first.key])
+            slot = requests.FACT_FOLLOW_SLOT[s.name]
+            again = speak(render(requests.follow(slot, rng), second, rng), rng, 0.5)
+            msgs = (("user", q), ("assistant", first.reply), ("user", again),
+                    ("assistant", second.reply))  # fmt: skip
+            out.append(Dialog(msgs, s.name, second.answers, "train", -1, second.key, True))
+        else:
+            out.append(Dialog((("user", q), ("assistant", first.reply)), s.name, first.answers,
+                              "train", -1, first.key))  # fmt: skip
+    return out
+
+
 def build_tool_corpus(
-    seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5
+    seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
+    grammar_dialogs_n: int = 0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -404,6 +436,9 @@ def build_tool_corpus(
     skills are scored as before), tool rows from held-out wordings (``tools_call``,
     ``tools_reply``), new refusal wordings, and old held-out rows with tools on offer
     (``voice``).
+
+    ``grammar_dialogs_n`` more training rows ask in the shapes of :mod:`training.requests`:
+    half tool requests, half the model's own facts (the held-out split is the same either way).
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -431,4 +466,24 @@ def build_tool_corpus(
     voice = random.Random(f"voice-{seed}").sample(voice, min(160, len(voice)))
     seen = {d.messages[:-1] for d in train}
     extra = [d for d in held_tools + held_ref + voice if d.messages[:-1] not in seen]
-    return Corpus(train, base.heldout + extra, base.skills + refusals)
+    if grammar_dialogs_n:
+        g_rng = random.Random(f"grammar-{seed}")
+        g_tools = tool_dialogs(ToolSampler(g_rng, False, held_t, grammar=1.0),
+                               grammar_dialogs_n // 2, "train", base.train[:5000])  # fmt: skip
+        g_facts = grammar_fact_dialogs(base.skills, base.plan, g_rng,
+                                       grammar_dialogs_n - len(g_tools))  # fmt: skip
+        g_facts = [with_tools(d) if g_rng.random() < header_p else d for d in g_facts]
+        # a grammar wording that happens to be a held-out prompt is not trained on
+        held = {_bare(d) for d in base.heldout + extra}
+        grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
+        train = train + grammar
+        g_rng.shuffle(train)
+    return Corpus(train, base.heldout + extra, base.skills + refusals, base.plan)
+
+
+def _bare(d: Dialog) -> tuple:
+    """A dialog's prompt without the tools turn, in lower case without punctuation."""
+    return tuple((r, _PLAIN.sub("", c.lower())) for r, c in d.messages[:-1] if r != "tools")
+
+
+_PLAIN = re.compile(r"[^\w\s']")

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from training import requests
 from training.numwords import capitalize, ordinal_words
 from training.speech import speak
 from training.tokenizer import RESULT, tool_call_text
@@ -145,8 +146,9 @@ def _n(x) -> str:
     return int_words(int(x)) if Fraction(x).denominator == 1 else decimal_words(x)[0]
 
 
-def random_calc(rng: random.Random, that: Fraction | None = None) -> Calc:
-    """An expression of one of the calculator's kinds, with "that" for a follow-up."""
+def random_calc(rng: random.Random, that: Fraction | None = None, more: bool = False) -> Calc:
+    """An expression of one of the calculator's kinds, with "that" for a follow-up; ``more``:
+    also the everyday ways to say one (:func:`everyday_calc`) a quarter of the time."""
 
     def num(hi: int, lo: int = 0) -> int:
         # Mostly small numbers, as people ask; some up to ``hi``.
@@ -160,6 +162,8 @@ def random_calc(rng: random.Random, that: Fraction | None = None) -> Calc:
     kinds = ["add", "sub", "mul", "div", "pct", "pow", "sq", "root", "dec"]
     w = [3, 2, 4, 3, 2, 1, 1, 1.5, 1.5]
     kind = rng.choices(kinds, w)[0]
+    if more and that is None and rng.random() < 0.25:
+        return everyday_calc(rng, num, say)
     if that is not None:  # follow-up forms: apply an operation to the last result
         b = num(20, 1)
         forms = [
@@ -243,6 +247,38 @@ def random_calc(rng: random.Random, that: Fraction | None = None) -> Calc:
                                ("minus", "minus", lambda x, y: x - y),
                                ("times", "times", lambda x, y: x * y)])  # fmt: skip
     return Calc(f"{say(a)} {op} {say(b)}", f"{_n(a)} {word} {_n(b)}", fn(a, b))
+
+
+def everyday_calc(rng: random.Random, num, say) -> Calc:
+    """A sum said the everyday way ("half of ninety", "take six from forty", "how many times
+    does four go into a hundred"), with what the calculator says back."""
+    a, b = num(999, 1), num(99, 1)
+    n = _n
+    forms = [
+        ("half of {a}", "{a} divided by two", Fraction(a, 2)),
+        ("{a} halved", "{a} divided by two", Fraction(a, 2)),
+        ("double {a}", "{a} times two", Fraction(a * 2)),
+        ("twice {a}", "{a} times two", Fraction(a * 2)),
+        ("{a} doubled", "{a} times two", Fraction(a * 2)),
+        ("triple {a}", "{a} times three", Fraction(a * 3)),
+        ("take {b} from {a}", "{a} minus {b}", Fraction(a - b)),
+        ("take {b} away from {a}", "{a} minus {b}", Fraction(a - b)),
+        ("{b} less than {a}", "{a} minus {b}", Fraction(a - b)),
+        ("{b} more than {a}", "{b} plus {a}", Fraction(a + b)),
+        ("{a} add {b}", "{a} plus {b}", Fraction(a + b)),
+        ("the total of {a} and {b}", "{a} plus {b}", Fraction(a + b)),
+        ("{a} and {b} added together", "{a} plus {b}", Fraction(a + b)),
+        ("the difference between {a} and {b}", "{a} minus {b}", Fraction(a - b)),
+        ("the product of {b} and {a}", "{b} times {a}", Fraction(a * b)),
+        ("{b} groups of {a}", "{b} times {a}", Fraction(a * b)),
+        ("{a} shared between {b}", "{a} divided by {b}", Fraction(a, b)),
+        ("{a} divided equally between {b}", "{a} divided by {b}", Fraction(a, b)),
+        ("how many times does {b} go into {a}", "{a} divided by {b}", Fraction(a, b)),
+    ]
+    part = rng.choice([(3, "a third"), (4, "a quarter"), (5, "a fifth"), (10, "a tenth")])
+    forms.append((f"{part[1]} of {{a}}", f"{part[1]} of {{a}}", Fraction(a, part[0])))
+    spoken, canon, value = rng.choice(forms)
+    return Calc(spoken.format(a=say(a), b=say(b)), canon.format(a=n(a), b=n(b)), value)
 
 
 def calc_result(c: Calc) -> str:
@@ -788,14 +824,24 @@ class ToolSampler:
     """Tool dialogs: the call row or the reply row of a request, sometimes after an earlier
     exchange (a follow-up, or anything else the assistant talked about)."""
 
-    def __init__(self, rng: random.Random, heldout: bool, held: dict[str, set[int]]) -> None:
+    def __init__(
+        self, rng: random.Random, heldout: bool, held: dict[str, set[int]], grammar: float = 0.0
+    ) -> None:
         self.rng = rng
         self.heldout = heldout
         self.held = held
+        # how often a training wording comes from the grammar of request shapes
+        # (training.requests) instead of the template lists, with more ways to say a sum and
+        # any word to spell
+        self.grammar = grammar
 
     def pick(self, name: str, templates: tuple[str, ...]) -> str:
         """A template of ``name``: a held-out one when sampling the evaluation, else a
         trainable one."""
+        if not self.heldout and self.grammar and self.rng.random() < self.grammar:
+            wording = requests.template(name, self.rng)
+            if wording is not None:
+                return wording
         held = self.held.setdefault(name, set())
         pool = [t for i, t in enumerate(templates) if (i in held) == self.heldout]
         if not pool:  # small lists with nothing held out: evaluation uses them all
@@ -804,7 +850,7 @@ class ToolSampler:
 
     # -- one exchange per kind ------------------------------------------------------------
     def calculator(self, that: Fraction | None = None) -> tuple[Exchange, Fraction | None]:
-        c = random_calc(self.rng, that)
+        c = random_calc(self.rng, that, more=self.grammar > 0 and not self.heldout)
         if that is None:
             tmpl = self.pick("calc", CALC)
         else:
@@ -996,6 +1042,8 @@ class ToolSampler:
     def spell(self, follow: bool = False) -> Exchange:
         rng = self.rng
         w = rng.choice(SPELL_WORDS)
+        if self.grammar and not self.heldout and rng.random() < 0.4:
+            w = requests.pseudo_word(rng)
         tmpl = self.pick("spell_follow", SPELL_FOLLOW) if follow else self.pick("spell", SPELL_Q)
         q, seen = ask(tmpl, {"w": w}, rng, noise=0.5)
         result = spell_result(seen["w"])

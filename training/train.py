@@ -81,6 +81,9 @@ class TrainConfig:
     # ``old_dialogs`` dialogs of the corpus above (0 = no tool skills; 0 old = all of them).
     tool_dialogs: int = 0
     old_dialogs: int = 0
+    # Requests in the shapes of training.requests (half tools, half the model's facts), added
+    # to the tool mix above (0 = none).
+    grammar_dialogs: int = 0
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -349,7 +352,8 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
     corpus = build_corpus(cfg.seed, cfg.corpus_size)
     if cfg.tool_dialogs:
         corpus = build_tool_corpus(cfg.seed, corpus, cfg.tool_dialogs,
-                                   cfg.old_dialogs or len(corpus.train))  # fmt: skip
+                                   cfg.old_dialogs or len(corpus.train),
+                                   grammar_dialogs_n=cfg.grammar_dialogs)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

@@ -1,0 +1,478 @@
+"""A grammar of request shapes: how people ask for something, apart from what they ask for.
+
+The template lists of :mod:`training.skills_tools` and :mod:`training.skills_facts` write whole
+questions, one wording per line, and the demo model learnt to route by those wordings: the same
+request said as a statement, with the object first or with a reason tacked on went to the wrong
+tool. Here a request is built from two independent parts:
+
+- a **core**, what is asked, in up to five syntactic forms (:class:`Core`): a direct question
+  (``q``: "what's the capital of {country}"), an embedded clause (``wh``: "what the capital of
+  {country} is"), a noun phrase (``np``: "{country}'s capital"), a command (``do``: "spell
+  {w}") and a fronted topic with a pronoun (``topic``: "{w}, how do you spell it");
+- a **frame**, how it is asked, chosen by the core's form: question openers, "tell me / do you
+  know / I need to know / I forgot / remind me ..." before a clause, "I need / give me / I'm
+  looking for / just ..." before a noun phrase, "can you / would you / I need you to / go ahead
+  and ..." before a command, plus politeness, fillers and a reason at either end ("..., I'm
+  cooking", "for my homework, ...").
+
+Slots keep the names the samplers fill (``{e}``, ``{v}``, ``{from}``, ``{to}``, ``{dur}``,
+``{label}``, ``{task}``, ``{d}``, ``{w}``, ``{country}``, ``{planet}``, ``{nth}``, ``{day}``,
+``{month}``), so a grammar wording is a drop-in for a template wherever one is picked
+(``ToolSampler(..., grammar=p)``, :func:`fact_dialogs`). Nothing here was written from an
+evaluation set: ``bench/everyday.py`` was written by someone who never saw this file.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+# --- frames ----------------------------------------------------------------------------------
+OPENERS = (
+    "um", "uh", "so", "okay", "ok so", "hey", "hi", "right", "alright", "quick question",
+    "hey diffvoice", "excuse me", "sorry", "listen", "oh", "well", "one more thing",
+    "real quick", "hey there", "yeah so", "hmm", "okay um", "hello", "morning",
+)  # fmt: skip
+CLOSERS = (
+    "please", "thanks", "thank you", "if you can", "if you could", "for me", "real quick",
+    "quickly", "when you get a chance", "would you", "right now", "now", "cheers", "mate",
+    "if that's okay", "ta", "please and thank you", "if you would",
+)  # fmt: skip
+REASONS = (
+    "I'm cooking", "I'm in a hurry", "it's for my homework", "for a quiz", "my kid's asking",
+    "I keep forgetting", "just curious", "I've got a meeting", "before I forget",
+    "I'm busy", "my hands are full", "I'm driving", "we're arguing about it", "for work",
+    "I'm on the phone", "I'm not sure", "for my son", "for a crossword",
+)  # fmt: skip
+# before an embedded clause: "tell me {wh}"
+WH_LEADS = (
+    "tell me", "do you know", "can you tell me", "could you tell me", "I want to know",
+    "I'd like to know", "I need to know", "I wonder", "I was wondering", "any idea",
+    "got any idea", "do you happen to know", "I forgot", "I can't remember",
+    "I don't remember", "remind me", "let me know", "find out", "check", "please tell me",
+    "I'm curious", "I'm not sure", "help me figure out", "work out", "can you check",
+    "would you tell me", "I'd love to know", "no idea", "I wanna know", "you know",
+    "say", "have you got any idea", "could you find out", "can you work out",
+)  # fmt: skip
+# before a noun phrase: "give me {np}"
+NP_LEADS = (
+    "", "", "what's", "what is", "tell me", "give me", "I need", "I want", "I'd like",
+    "get me", "can I get", "can I have", "can you give me", "could you give me",
+    "I'm looking for", "looking for", "need", "just", "what about", "find me", "I wanna know",
+    "let's have", "go on then,", "what would be", "do you know", "any idea of",
+)  # fmt: skip
+# before a command: "can you {do}"
+DO_LEADS = (
+    "", "", "", "please", "can you", "could you", "would you", "will you", "can you please",
+    "I need you to", "I want you to", "I'd like you to", "go ahead and", "help me",
+    "would you please", "could you please", "I'd like to", "I want to", "let's", "quickly",
+    "can you just", "just", "you can", "I need to", "I wanna", "do me a favour and",
+    "be a dear and", "it'd be great if you could", "is it possible to", "I was hoping you could",
+)  # fmt: skip
+# follow-ups after an exchange of the same kind: "{x}" is the new value
+FOLLOW = (
+    "and {x}", "and {x}?", "what about {x}", "how about {x}", "{x} too", "{x} as well",
+    "and {x} too", "{x} next", "now {x}", "and for {x}", "same for {x}", "the same for {x}",
+    "and {x}, please", "now do {x}", "try {x}", "{x}?", "okay and {x}", "how about {x} then",
+    "do {x} now", "and then {x}", "next, {x}", "and also {x}", "{x} now", "same thing, {x}",
+    "what if it's {x}", "ok, {x}", "and what about {x}", "then {x}", "also {x}",
+    "{x}, same question", "same question, {x}", "and {x} then", "right, and {x}",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Core:
+    """One request in every syntactic form it has (an empty form: none)."""
+
+    q: tuple[str, ...] = ()
+    wh: tuple[str, ...] = ()
+    np: tuple[str, ...] = ()
+    do: tuple[str, ...] = ()
+    topic: tuple[str, ...] = ()
+
+
+def _t(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in text.split("|") if s.strip())
+
+
+def core(q: str = "", wh: str = "", np: str = "", do: str = "", topic: str = "") -> Core:
+    """A core from ``|``-separated alternatives of each form."""
+    return Core(_t(q), _t(wh), _t(np), _t(do), _t(topic))
+
+
+def _lead(lead: str, body: str) -> str:
+    return f"{lead} {body}" if lead else body
+
+
+def frame(c: Core, rng: random.Random) -> str:
+    """One wording of ``c``: a form, a frame for it, and now and then politeness, a filler or a
+    reason at either end. Plain text with the slots left in; question marks only on questions."""
+    forms = [f for f in ("q", "wh", "np", "do", "topic") if getattr(c, f)]
+    form = rng.choice(forms)
+    body = rng.choice(getattr(c, form))
+    question = False
+    if form == "q":
+        question = True
+        r = rng.random()
+        if r < 0.15:
+            body = f"{body}, {rng.choice(CLOSERS)}"
+    elif form == "wh":
+        lead = rng.choice(WH_LEADS)
+        question = lead.startswith(("do ", "can ", "could ", "would ", "have ", "got "))
+        body = f"{lead} {body}"
+    elif form == "np":
+        lead = rng.choice(NP_LEADS)
+        question = lead.startswith(("what", "can ", "could ", "do ", "any "))
+        body = _lead(lead, body)
+        if not lead and rng.random() < 0.5:
+            body = f"{body}, {rng.choice(('please', 'thanks', 'quick', 'now', 'today'))}"
+    elif form == "do":
+        lead = rng.choice(DO_LEADS)
+        question = lead.startswith(("can ", "could ", "would ", "will ", "is it"))
+        body = _lead(lead, body)
+        if rng.random() < 0.2:
+            body = f"{body} for me"
+    else:
+        question = "?" in body or body.split(", ")[-1].startswith(("what", "how", "which"))
+    r = rng.random()
+    if r < 0.25:
+        body = f"{rng.choice(OPENERS)}, {body}"
+    elif r < 0.35:
+        body = f"{rng.choice(REASONS)}, {body}"
+    r = rng.random()
+    if r < 0.15 and form != "q":
+        body = f"{body}, {rng.choice(CLOSERS)}"
+    elif r < 0.23:
+        body = f"{body}, {rng.choice(REASONS)}"
+    body = body.replace("?", "")
+    return body[:1].upper() + body[1:] + ("?" if question else "")
+
+
+def follow(slot: str, rng: random.Random) -> str:
+    """An elliptical follow-up naming a new ``slot`` value."""
+    text = rng.choice(FOLLOW).replace("{x}", "{" + slot + "}")
+    if rng.random() < 0.2:
+        text = f"{rng.choice(('okay', 'right', 'cool', 'thanks', 'great', 'nice', 'ok'))}, {text}"
+    return text[:1].upper() + text[1:]
+
+
+# --- the tools' requests (slot names as in training.skills_tools) ----------------------------
+TOOL_CORES: dict[str, Core] = {
+    "calc": core(
+        q="what's {e} | what is {e} | what does {e} make | what does {e} come to | "
+          "what do you get for {e} | how much is {e} | what's {e} equal to | {e} is what | "
+          "what would {e} be | what's the answer to {e} | what do I get if I do {e} | "
+          "how much does {e} come out to",
+        wh="what {e} is | what {e} makes | what {e} comes to | how much {e} is | "
+           "what you get for {e} | what the answer to {e} is | what {e} would be",
+        np="{e} | the answer to {e} | the result of {e} | {e} worked out | the total for {e}",
+        do="work out {e} | calculate {e} | figure out {e} | compute {e} | do {e} | solve {e} | "
+           "tell me {e} | do the sum {e} | run {e} | add it up, {e} | crunch {e}",
+        topic="{e}, what's that | {e}, how much is that | {e}, what do you get | "
+              "{e}, what does it come to | {e}, can you do that",
+    ),
+    "calc_follow": core(
+        np="{e} | and {e} | now {e} | then {e}",
+        do="{e} | now {e} | and {e} | then {e} | okay {e} | next {e}",
+        topic="and {e}, what's that now | okay, {e}, what do we get",
+    ),
+    "units": core(
+        q="how many {to} is {v} {from} | how many {to} are in {v} {from} | "
+          "what's {v} {from} in {to} | how much is {v} {from} in {to} | "
+          "{v} {from} is how many {to} | what is {v} {from} in {to} | "
+          "how many {to} make {v} {from} | what does {v} {from} come to in {to} | "
+          "how many {to} would {v} {from} be | what's {v} {from} in terms of {to}",
+        wh="how many {to} {v} {from} is | what {v} {from} is in {to} | "
+           "how many {to} there are in {v} {from} | how much {v} {from} is in {to} | "
+           "what {v} {from} comes to in {to}",
+        np="{v} {from} in {to} | {v} {from} converted to {to} | {v} {from} to {to} | "
+           "{v} {from} into {to} | {v} {from} as {to} | {v} {from} in {to} please",
+        do="convert {v} {from} to {to} | change {v} {from} into {to} | "
+           "turn {v} {from} into {to} | put {v} {from} in {to} | "
+           "convert {v} {from} into {to} | work out {v} {from} in {to} | "
+           "give me {v} {from} in {to} | switch {v} {from} to {to}",
+        topic="{v} {from}, what's that in {to} | {v} {from}, how many {to} is that | "
+              "{v} {from}, in {to} please | I've got {v} {from}, how many {to} is that | "
+              "a recipe wants {v} {from}, what's that in {to} | "
+              "it says {v} {from}, what's that in {to}",
+    ),
+    "units_follow_value": core(
+        np="{v} | {v} {from} | and {v} | what about {v} | {v} instead | now {v} {from}",
+        do="do {v} | try {v} | now {v} | do {v} {from} now | same for {v} | and {v} {from}",
+    ),
+    "units_follow_unit": core(
+        np="in {to} | and in {to} | {to} instead | what about in {to} | now in {to} | "
+           "how about {to}",
+        do="do it in {to} | now {to} | make it {to} | try {to} | convert that to {to} | "
+           "change it to {to} | same in {to}",
+    ),
+    "clock_time": core(
+        q="what time is it | what's the time | what time have you got | what's the time now | "
+          "what time do you make it | what time is it right now | have you got the time | "
+          "what's the time at the moment | what time's it | is it late",
+        wh="what time it is | what the time is | what time it is now | how late it is | "
+           "what the time is right now",
+        np="the time | the current time | the time right now | the exact time | "
+           "the time please | the time now",
+        do="check the time | give me the time | read me the time | say the time | "
+           "tell me the time | look at the clock",
+        topic="the time, what is it | the time, what've we got",
+    ),
+    "clock_date": core(
+        q="what's the date | what's today's date | what date is it | what's the date today | "
+          "what's the date again | what is today's date | what's the date of today",
+        wh="what the date is | what date it is today | what today's date is | "
+           "what the date is today | what date it is",
+        np="the date | today's date | the date today | the full date | the current date",
+        do="check the date | give me the date | tell me the date | give me today's date | "
+           "read me the date",
+        topic="today's date, what is it | the date, what is it today",
+    ),
+    "clock_day": core(
+        q="what day is it | what day of the week is it | what's today | which day is it today | "
+          "what day is it today | is it the weekend | what day are we on | which weekday is it",
+        wh="what day it is | what day of the week it is | which weekday it is | "
+           "what day it is today | which day we're on",
+        np="the day of the week | today's day | the weekday | what day today is",
+        do="check what day it is | tell me the day | tell me what day it is",
+        topic="today, what day is it | the day, what is it today",
+    ),
+    "clock_until": core(
+        q="how many days until {d} | how long until {d} | how many days is it to {d} | "
+          "how far away is {d} | how many more days till {d} | how long is it till {d} | "
+          "how many sleeps until {d} | how soon is {d} | how many days left before {d} | "
+          "how many days to go until {d}",
+        wh="how many days until {d} | how long it is until {d} | "
+           "how many days are left till {d} | how far off {d} is | how soon {d} is | "
+           "how many days we have until {d}",
+        np="the number of days until {d} | the days left until {d} | a countdown to {d} | "
+           "days till {d} | the days to {d}",
+        do="count the days until {d} | work out how many days to {d} | "
+           "count down the days to {d}",
+        topic="{d}, how many days away is it | {d}, how long till then | "
+              "{d}, how far off is that",
+    ),
+    "clock_zone": core(
+        q="what time zone am I in | which time zone is this | what's my time zone",
+        wh="what time zone I'm in | which time zone this is | what time zone we're in",
+        np="my time zone | the time zone here | the local time zone",
+    ),
+    "timer_set": core(
+        np="a timer for {dur} | a {dur} timer | a {dur} countdown | {dur} on the timer | "
+           "a countdown of {dur} | {dur} timer",
+        do="set a timer for {dur} | start a timer for {dur} | set a {dur} timer | time {dur} | "
+           "start a {dur} countdown | count down {dur} | put a timer on for {dur} | "
+           "start the timer for {dur} | make a timer for {dur} | run a timer for {dur} | "
+           "set the timer to {dur} | time me for {dur} | start counting down {dur} | "
+           "set me a timer for {dur} | get a timer going for {dur} | time {dur} for me",
+        topic="{dur}, set a timer | {dur} on the timer please | "
+              "{dur}, start the countdown | {dur}, time it",
+    ),
+    "timer_label": core(
+        np="a {label} timer for {dur} | a {dur} timer for the {label} | "
+           "a timer for the {label}, {dur}",
+        do="set a {label} timer for {dur} | start a {dur} timer for the {label} | "
+           "time the {label} for {dur} | set a timer for the {label} for {dur} | "
+           "put the {label} on a {dur} timer",
+        topic="the {label} needs {dur}, set a timer | the {label}, {dur}, time it | "
+              "{dur} for the {label}, start a timer",
+    ),
+    "timer_remind": core(
+        np="a reminder to {task} in {dur} | a reminder in {dur} to {task}",
+        do="remind me to {task} in {dur} | in {dur} remind me to {task} | "
+           "tell me to {task} in {dur} | let me know in {dur} to {task} | "
+           "ping me in {dur} to {task} | give me a reminder to {task} in {dur} | "
+           "remind me in {dur} to {task} | set a reminder to {task} in {dur} | "
+           "don't let me forget to {task} in {dur}",
+        topic="I have to {task} in {dur}, remind me | "
+              "I need to {task} in {dur}, can you remind me | "
+              "in {dur} I've got to {task}, remind me | "
+              "{dur} from now I need to {task}, give me a reminder",
+    ),
+    "timer_list": core(
+        q="what timers do I have | do I have any timers | are any timers running | "
+          "which timers are on | have I got any timers going | what timers are running",
+        wh="what timers I have | if I have any timers running | which timers are on | "
+           "whether any timers are running",
+        np="my timers | the timers I've got | a list of my timers | all my timers",
+        do="list my timers | show my timers | read out my timers | check my timers | "
+           "go through my timers",
+    ),
+    "timer_cancel": core(
+        do="cancel the timer | stop the timer | turn off the timer | kill the timer | "
+           "get rid of the timer | delete the timer | cancel it | stop it | "
+           "forget the timer | switch the timer off | clear the timer | end the timer | "
+           "cancel my timer | turn it off | drop the timer | call off the timer",
+        topic="that timer, cancel it | the timer, I don't need it anymore | "
+              "I don't need the timer anymore | never mind the timer | no more timer",
+    ),
+    "timer_cancel_label": core(
+        do="cancel the {label} timer | stop the {label} timer | turn off the {label} timer | "
+           "get rid of the {label} timer | delete the {label} timer | "
+           "switch off the timer for the {label} | kill the {label} timer",
+        topic="the {label} timer, cancel it | the {label} timer, stop it | "
+              "I don't need the {label} timer anymore",
+    ),
+    "timer_cancel_all": core(
+        do="cancel all my timers | clear all timers | stop every timer | "
+           "get rid of all the timers | turn off all timers | delete every timer | "
+           "cancel all the timers | kill all my timers | stop all of them",
+        topic="all the timers, cancel them | every timer, stop them",
+    ),
+    "timer_left": core(
+        q="how much time is left | how long is left on my timer | "
+          "how much longer on the timer | how long until the timer goes off | "
+          "how much time do I have left | how long's left | how much longer | "
+          "when does the timer go off | how long have I got left",
+        wh="how much time is left | how long is left on the timer | "
+           "how long until the timer's done | how much longer the timer has | "
+           "when the timer goes off",
+        np="the time left on my timer | the time remaining | the time left | "
+           "how long's left on the timer",
+        do="check my timer | check the timer | check how long's left",
+    ),
+    "timer_left_label": core(
+        q="how long is left on the {label} timer | how much time does the {label} have left | "
+          "when is the {label} done | how long until the {label} timer goes off",
+        wh="how long is left on the {label} timer | when the {label} will be done | "
+           "how much longer the {label} timer has",
+        np="the time left on the {label} timer | the time left for the {label}",
+        do="check the {label} timer | check on the {label} timer",
+    ),
+    "spell": core(
+        q="how do you spell {w} | how is {w} spelled | how's {w} spelled | "
+          "what's the spelling of {w} | how do I spell {w} | how do you write {w} | "
+          "what letters are in {w} | how do you spell the word {w} | is it spelled {w}",
+        wh="how to spell {w} | how you spell {w} | how {w} is spelled | how to write {w} | "
+           "the spelling of {w} | how you write {w} | how the word {w} is spelled",
+        np="the spelling of {w} | the letters in {w} | {w} spelled out | "
+           "the spelling for {w} | the spelling of the word {w} | {w}, spelled",
+        do="spell {w} | spell out {w} | spell the word {w} | give me the spelling of {w} | "
+           "spell {w} for me | spell {w} letter by letter | spell the word {w} out",
+        topic="{w}, how do you spell it | the word {w}, spell it | {w}, how's that spelled | "
+              "{w}, what are the letters | {w}, spell it out | the word is {w}, spell it",
+    ),
+    "spell_follow": core(
+        np="{w} | and {w} | what about {w} | now {w} | {w} too",
+        do="now spell {w} | spell {w} next | and {w} | do {w} | try {w} | now {w} please",
+    ),
+}
+
+
+# --- the model's own facts (slot names as in training.skills_facts) --------------------------
+FACT_CORES: dict[str, Core] = {
+    "capital": core(
+        q="what's the capital of {country} | what is {country}'s capital | "
+          "which city is the capital of {country} | what city is {country}'s capital | "
+          "what's {country}'s capital city | where's the capital of {country} | "
+          "what's the main city of {country}",
+        wh="what the capital of {country} is | what {country}'s capital is | "
+           "which city is the capital of {country} | what the capital city of {country} is",
+        np="the capital of {country} | {country}'s capital | the capital city of {country} | "
+           "the name of {country}'s capital | {country} capital",
+        topic="{country}, what's its capital | {country}, which city is the capital | "
+              "{country}, what's the capital there | {country}, capital city",
+    ),
+    "continent": core(
+        q="what continent is {country} in | which continent is {country} on | "
+          "what continent is {country} part of | where in the world is {country} | "
+          "on which continent is {country} | is {country} in Europe or Asia",
+        wh="what continent {country} is in | which continent {country} is on | "
+           "what part of the world {country} is in | where in the world {country} is",
+        np="the continent of {country} | the continent {country} is on | "
+           "{country}'s continent | which continent for {country}",
+        topic="{country}, which continent is that in | {country}, what continent | "
+              "{country}, where is that",
+    ),
+    "language": core(
+        q="what language do they speak in {country} | what do people speak in {country} | "
+          "what's the language of {country} | what language is spoken in {country} | "
+          "what do they speak in {country} | what language is {country}",
+        wh="what language they speak in {country} | what language people speak in {country} | "
+           "what language is spoken in {country} | what they speak in {country}",
+        np="the language of {country} | the main language in {country} | "
+           "the language spoken in {country} | {country}'s language | "
+           "the official language of {country}",
+        topic="{country}, what language do they speak there | "
+              "{country}, what do they speak | {country}, which language",
+    ),
+    "currency": core(
+        q="what currency does {country} use | what money do they use in {country} | "
+          "what's the currency in {country} | what do they spend in {country} | "
+          "what's the money called in {country} | which currency is used in {country}",
+        wh="what currency {country} uses | what money they use in {country} | "
+           "what the currency of {country} is | what they spend in {country}",
+        np="the currency of {country} | {country}'s currency | the money in {country} | "
+           "the currency they use in {country} | the local currency in {country}",
+        topic="{country}, what currency | {country}, what money do they use | "
+              "going to {country}, what currency do I need",
+    ),
+    "planet_order": core(
+        q="where is {planet} from the sun | what number planet is {planet} | "
+          "which planet from the sun is {planet} | what position is {planet} from the sun | "
+          "how far out is {planet} in the order",
+        wh="where {planet} is in the order of planets | what position {planet} is from the sun | "
+           "which number planet {planet} is | where {planet} comes from the sun",
+        np="{planet}'s position from the sun | the order of {planet} from the sun | "
+           "{planet}'s place in the solar system",
+        topic="{planet}, what number planet is it | {planet}, how far out from the sun is it",
+    ),
+    "planet_nth": core(
+        q="which planet is {nth} from the sun | what's the {nth} planet | "
+          "what's the {nth} planet from the sun | which is the {nth} planet | "
+          "what planet comes {nth}",
+        wh="which planet is {nth} from the sun | what the {nth} planet is | "
+           "which planet comes {nth} from the sun",
+        np="the {nth} planet | the {nth} planet from the sun | the name of the {nth} planet",
+    ),
+    "day_after": core(
+        q="what day comes after {day} | what's the day after {day} | what follows {day} | "
+          "which day is after {day} | what comes after {day}",
+        wh="what day comes after {day} | what day follows {day} | what comes after {day}",
+        np="the day after {day} | the day following {day} | the next day after {day}",
+    ),
+    "month_after": core(
+        q="what month comes after {month} | what's the month after {month} | "
+          "what follows {month} | which month is after {month} | what comes after {month}",
+        wh="what month comes after {month} | what month follows {month} | "
+           "what comes after {month}",
+        np="the month after {month} | the month following {month} | "
+           "the next month after {month}",
+    ),
+    "day_before": core(
+        q="what day comes before {day} | what's the day before {day} | "
+          "which day is before {day}",
+        wh="what day comes before {day} | which day is before {day}",
+        np="the day before {day} | the day ahead of {day}",
+    ),
+    "month_before": core(
+        q="what month comes before {month} | what's the month before {month} | "
+          "which month is before {month}",
+        wh="what month comes before {month} | which month is before {month}",
+        np="the month before {month} | the month ahead of {month}",
+    ),
+}
+FACT_FOLLOW_SLOT = {"capital": "country", "continent": "country", "language": "country",
+                    "currency": "country", "planet_order": "planet", "day_after": "day",
+                    "month_after": "month", "day_before": "day", "month_before": "month"}
+
+
+def template(name: str, rng: random.Random) -> str | None:
+    """A grammar wording for the template list ``name`` of the tool sampler (None: no core)."""
+    c = TOOL_CORES.get(name)
+    return frame(c, rng) if c else None
+
+
+# Words to spell beyond the training list: any word, so that routing does not depend on the
+# word's tokens. Made of English-looking syllables, with real words mixed in by the sampler.
+_ONSETS = ("b", "br", "c", "ch", "cl", "d", "dr", "f", "fl", "g", "gr", "h", "j", "k", "l", "m",
+           "n", "p", "pl", "qu", "r", "s", "sh", "sl", "st", "t", "th", "tr", "v", "w", "wh", "z")
+_VOWELS = ("a", "e", "i", "o", "u", "ea", "ou", "ai", "ee", "oo", "y", "ie")
+_CODAS = ("", "", "n", "r", "t", "l", "s", "m", "ck", "nd", "st", "ng", "rt", "ll", "ss", "x")
+
+
+def pseudo_word(rng: random.Random) -> str:
+    """An English-looking word ("brindolast"), 1-4 syllables."""
+    n = rng.choices((1, 2, 3, 4), (2, 4, 3, 1))[0]
+    w = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(n))
+    return w + rng.choice(("", "", "", "e", "y", "ing", "ed", "er", "tion", "ous", "ment"))

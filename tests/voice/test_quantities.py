@@ -174,6 +174,15 @@ def test_vague_amounts_are_not_numbers():
         ("timer", "set a timer for 5 minutes, actually, make it 10", "timer set for ten minutes"),
         ("spell", "spell receive, I mean, receipt", "receipt is spelled R, E, C, E, I, P, T"),
         ("timer", "set a timer for hour and a half", "timer set for one hour and thirty minutes"),
+        # numbers and units in the other clauses are what the request is about, not part of it
+        ("calculator", "three coffees at £3.15 each, so 3.15 times 3",
+         "three point one five times three is nine point four five"),
+        ("calculator", "the recipe's for four people and we're six, what's 300 divided by 4 "
+                       "times 6", "three hundred divided by four times six is four hundred and "
+                                  "fifty"),
+        ("units", "my oven's in celsius and the recipe's American, 220 C is what in fahrenheit",
+         "two hundred and twenty degrees Celsius is four hundred and twenty eight degrees "
+         "Fahrenheit"),
         ("units", "how many grams are in an ounce",
          "one ounce is about twenty eight point three grams"),
         ("units", "how many feet are in a mile",

@@ -147,9 +147,31 @@ _FRAMING = {"work", "out", "what", "does", "do", "is", "come", "to", "at", "for"
             "make", "makes", "equals", "equal", "exactly"}  # fmt: skip
 
 
+def _clauses(text: str) -> list[str]:
+    """The request's clauses as written (split at commas, semicolons, sentence ends)."""
+    parts = re.split(r"[,;!?]\s|\.\s|\s-\s", _repaired(text))
+    return [p for p in (x.strip(" ,;.!?") for x in parts) if p]
+
+
 def calculator_args(text: str, calc=None) -> dict:
     """The expression: the request without its asking words ("what's", "can you work
-    out", "help me with"); a follow-up that starts with an operator applies to "that"."""
+    out", "help me with"); a follow-up that starts with an operator applies to "that". When the
+    whole request does not read as a sum, the last clause that does ("three coffees at £3.15
+    each, so 3.15 times 3"): numbers in the other clauses are what the sum is about."""
+    args = _calculator_args(text, calc)
+    clauses = _clauses(text)
+    if calc is None or calc.readable(args["expression"]) or len(clauses) < 2:
+        return args
+    for clause in reversed(clauses):
+        got = _calculator_args(clause, calc)
+        ws = got["expression"].split()
+        lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
+        if ws and not lone and calc.readable(got["expression"]):
+            return got
+    return args
+
+
+def _calculator_args(text: str, calc=None) -> dict:
     words = _trim(_words(go_into(text)))
     w = " ".join(words)
     e = _CALC_HEAD.sub("", w, count=1)
@@ -209,6 +231,11 @@ def _quantity(words: list[str]) -> tuple[str, int, int, int] | None:
     return None
 
 
+def _two_units(args: dict) -> bool:
+    a, b = find_unit(args.get("from", "")), find_unit(args.get("to", ""))
+    return bool(args.get("value")) and a is not None and b is not None and a != b
+
+
 class UnitsReader:
     """Reads conversions and remembers the last one, for "and in pounds?" and "what about ten?"."""
 
@@ -216,6 +243,21 @@ class UnitsReader:
         self.last: dict | None = None
 
     def args(self, text: str) -> dict:
+        """The amount and the two units; when the whole request does not give two different
+        units, the last clause with a number that does ("my oven's in celsius, 220 C is what in
+        fahrenheit")."""
+        before = self.last
+        got = self._args(text)
+        clauses = _clauses(text)
+        if len(clauses) > 1 and not _two_units(got):
+            for clause in reversed(clauses):
+                self.last = before
+                if _has_number(clause.split()) and _two_units(alt := self._args(clause)):
+                    return alt
+            self.last = dict(got)
+        return got
+
+    def _args(self, text: str) -> dict:
         # "30°C", "5kg": the number and the unit as two words
         text = re.sub(r"(\d)\s*(°|[a-zA-Z])", r"\1 \2", text.replace("°", " degrees "))
         words = _trim(_words(text))

@@ -473,12 +473,33 @@ def build_tool_corpus(
         g_facts = grammar_fact_dialogs(base.skills, base.plan, g_rng,
                                        grammar_dialogs_n - len(g_tools))  # fmt: skip
         g_facts = [with_tools(d) if g_rng.random() < header_p else d for d in g_facts]
+        g_facts += asides(old + ref, g_rng, grammar_dialogs_n // 4)
         # a grammar wording that happens to be a held-out prompt is not trained on
         held = {_bare(d) for d in base.heldout + extra}
         grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
         train = train + grammar
         g_rng.shuffle(train)
     return Corpus(train, base.heldout + extra, base.skills + refusals, base.plan)
+
+
+# Skills whose questions are asked with an aside in training (not greetings and thanks, where
+# "it's for my homework" would make no sense).
+ASIDE_INTENTS = ("countries", "world", "planets", "calendar", "jokes", "refusals", "identity")
+
+
+def asides(dialogs: list[Dialog], rng: random.Random, n: int) -> list[Dialog]:
+    """``n`` one-question dialogs of ``dialogs`` (the old skills' and the refusals' training
+    rows) asked again with an aside around the question ("..., I'm writing a card", "my son
+    wants to know, ..."): the reply does not change."""
+    intents = {s.name: s.intent for s in all_skills() + tool_refusal_skills()}
+    pool = [d for d in dialogs if intents.get(d.skill) in ASIDE_INTENTS
+            and [r for r, _ in d.messages if r != "tools"] == ["user", "assistant"]]  # fmt: skip
+    out = []
+    for d in rng.sample(pool, min(n, len(pool))):
+        msgs = tuple((r, requests.aside_around(c, rng) if r == "user" else c)
+                     for r, c in d.messages)  # fmt: skip
+        out.append(replace(d, messages=msgs))
+    return out
 
 
 def _bare(d: Dialog) -> tuple:

@@ -38,12 +38,62 @@ CLOSERS = (
     "quickly", "when you get a chance", "would you", "right now", "now", "cheers", "mate",
     "if that's okay", "ta", "please and thank you", "if you would",
 )  # fmt: skip
-REASONS = (
-    "I'm cooking", "I'm in a hurry", "it's for my homework", "for a quiz", "my kid's asking",
-    "I keep forgetting", "just curious", "I've got a meeting", "before I forget",
-    "I'm busy", "my hands are full", "I'm driving", "we're arguing about it", "for work",
-    "I'm on the phone", "I'm not sure", "for my son", "for a crossword",
-)  # fmt: skip
+# Asides: what people say around a request (why they ask, what they are doing, who wants to
+# know), built from parts so that their words vary far more than the requests' own.
+_DOING = ("cooking", "baking", "writing", "driving", "packing", "cleaning", "fixing", "painting",
+          "planning", "reading", "doing", "making", "sorting", "checking", "filling in",
+          "building", "tidying", "wrapping", "marking", "revising", "decorating", "sewing",
+          "knitting", "gardening", "shopping for", "looking at", "working on", "finishing")
+_THINGS = ("a card", "dinner", "a form", "my homework", "the kids' lunches", "a shopping list",
+           "the garden", "a cake", "the car", "an essay", "the spare room", "a report", "my notes",
+           "the menu", "a poster", "the accounts", "a birthday present", "the fence", "a quiz",
+           "the bathroom", "a letter", "the budget", "a jumper", "the shed", "a presentation",
+           "the invitations", "a crossword", "the washing", "a spreadsheet", "the barbecue",
+           "a school project", "my CV", "the timetable", "a recipe", "the lesson plan")
+_PEOPLE = ("my son", "my daughter", "my wife", "my husband", "my mum", "my dad", "my friend",
+           "my boss", "the neighbour", "the teacher", "my kid", "my brother", "my sister",
+           "my flatmate", "my partner", "grandad", "the kids", "my colleague", "a customer")
+_WANTS = ("is asking", "wants to know", "keeps asking", "says I'm wrong", "bet me a fiver",
+          "thinks it's easy", "needs it", "is checking", "asked me earlier", "can't remember",
+          "is arguing with me", "reckons otherwise", "told me something different")
+_FEELINGS = ("I keep getting it wrong", "I always mix it up", "I never remember",
+             "my phone's dead", "the kids are going mad", "it's driving me mad",
+             "autocorrect keeps changing it", "I've got no signal", "I'm in a rush",
+             "my hands are covered in flour", "I can't find my glasses", "I'm half asleep",
+             "it's been bugging me", "I've forgotten again", "I'm terrible at this",
+             "no rush", "before I forget", "while I think of it", "just checking",
+             "just curious", "if you know", "I've got a meeting soon", "I'm on the phone",
+             "we're running late", "the shop shuts soon", "I'm stuck")
+_PURPOSES = ("my homework", "a quiz", "work", "a recipe", "the kids", "a card", "a crossword",
+             "a form", "my essay", "a bet", "school", "the trip", "the party", "a poster",
+             "the menu", "my exam", "the club newsletter", "a game", "a sign", "the holiday")
+
+
+def aside(rng: random.Random) -> str:
+    """A clause said around a request that does not change it ("I'm writing a card", "my son
+    wants to know", "it's for a quiz"); now and then with a word the model never saw."""
+    r = rng.random()
+    if r < 0.25:
+        subj = rng.choice(("I'm", "we're", "I'm just", "we're just", "I'm trying to finish"))
+        text = f"{subj} {rng.choice(_DOING)} {rng.choice(_THINGS)}"
+    elif r < 0.45:
+        text = f"{rng.choice(_PEOPLE)} {rng.choice(_WANTS)}"
+    elif r < 0.65:
+        text = f"it's for {rng.choice(_PURPOSES)}"
+    elif r < 0.9:
+        text = rng.choice(_FEELINGS)
+    else:
+        text = f"{rng.choice(('the', 'my', 'our'))} {pseudo_word(rng)} {rng.choice(_WANTS)}"
+    return text
+
+
+def aside_around(text: str, rng: random.Random) -> str:
+    """``text`` with an aside before it or after it (a comma between, as Whisper writes it)."""
+    a = aside(rng)
+    if rng.random() < 0.4:
+        return f"{a[:1].upper()}{a[1:]}, {text[:1].lower()}{text[1:]}"
+    end = text[-1] if text[-1:] in "?.!" else ""
+    return f"{text.rstrip('?.!')}, {a}{end}"
 # before an embedded clause: "tell me {wh}"
 WH_LEADS = (
     "tell me", "do you know", "can you tell me", "could you tell me", "I want to know",
@@ -137,13 +187,13 @@ def frame(c: Core, rng: random.Random) -> str:
     r = rng.random()
     if r < 0.25:
         body = f"{rng.choice(OPENERS)}, {body}"
-    elif r < 0.35:
-        body = f"{rng.choice(REASONS)}, {body}"
+    elif r < 0.45:
+        body = f"{aside(rng)}, {body}"
     r = rng.random()
     if r < 0.15 and form != "q":
         body = f"{body}, {rng.choice(CLOSERS)}"
-    elif r < 0.23:
-        body = f"{body}, {rng.choice(REASONS)}"
+    elif r < 0.4:
+        body = f"{body}, {aside(rng)}"
     body = body.replace("?", "")
     return body[:1].upper() + body[1:] + ("?" if question else "")
 

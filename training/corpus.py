@@ -474,12 +474,32 @@ def build_tool_corpus(
                                        grammar_dialogs_n - len(g_tools))  # fmt: skip
         g_facts = [with_tools(d) if g_rng.random() < header_p else d for d in g_facts]
         g_facts += asides(old + ref, g_rng, grammar_dialogs_n // 4)
+        g_facts += grammar_refusals(all_skills() + refusals, g_rng, grammar_dialogs_n // 8,
+                                    header_p)
         # a grammar wording that happens to be a held-out prompt is not trained on
         held = {_bare(d) for d in base.heldout + extra}
         grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
         train = train + grammar
         g_rng.shuffle(train)
     return Corpus(train, base.heldout + extra, base.skills + refusals, base.plan)
+
+
+def grammar_refusals(skills: list[Skill], rng: random.Random, n: int, header_p: float = 0.5
+                     ) -> list[Dialog]:  # fmt: skip
+    """``n`` requests the assistant has no tool or answer for (calls, messages, music, devices,
+    shopping, bookings, weather, news, live data, search), in the shapes of
+    :mod:`training.requests`, with the refusal skill's reply; most with the tools on offer."""
+    by_name = {s.name: s for s in skills}
+    names = sorted(requests.REFUSAL_CORES)
+    out = []
+    for _ in range(n):
+        name = rng.choices(names, [4 if k == "no_actions" else 1 for k in names])[0]
+        fact = by_name[name].facts[0]
+        q = speak(requests.refusal_question(name, rng), rng, 0.5)
+        d = Dialog((("user", q), ("assistant", fact.reply)), name, fact.answers, "train", -1,
+                   fact.key)  # fmt: skip
+        out.append(with_tools(d) if rng.random() < max(header_p, 0.85) else d)
+    return out
 
 
 # Skills whose questions are asked with an aside in training (not greetings and thanks, where

@@ -526,3 +526,99 @@ def pseudo_word(rng: random.Random) -> str:
     n = rng.choices((1, 2, 3, 4), (2, 4, 3, 1))[0]
     w = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(n))
     return w + rng.choice(("", "", "", "e", "y", "ing", "ed", "er", "tion", "ous", "ment"))
+
+
+# --- what the assistant cannot do: the refusal skills' replies, asked in the same shapes -------
+# Commands people give a voice assistant that it has no tool for. With tool requests framed as
+# commands ("can you ...", "I need you to ...") the model must tell a timer from a text message
+# by what is asked, not by the frame.
+REFUSAL_CORES: dict[str, Core] = {
+    "no_actions": core(
+        do="call {person} | phone {person} | ring {person} | give {person} a ring | "
+           "text {person} that {message} | message {person} | send {person} a message | "
+           "email {person} and say {message} | tell {person} {message} | "
+           "play {music} | put on {music} | put {music} on | turn on {device} | "
+           "turn off {device} | switch on {device} | switch off {device} | "
+           "turn {device} up | turn {device} down | dim {device} | "
+           "set the heating to {n} degrees | set the thermostat to {n} | "
+           "order {item} | buy {item} online | add {item} to my shopping list | "
+           "put {item} on the shopping list | book {booking} | get me {booking} | "
+           "find me {service} near here | open {app} | take a photo | lock the front door | "
+           "start the {appliance} | read me my messages | read my emails | "
+           "navigate to {place} | give me directions to {place} | pay {person} back",
+        topic="{person}, call them | {music}, play it | {device}, turn it off | "
+              "{item}, order some more",
+    ),
+    "no_weather": core(
+        q="what's the weather like in {city} {when} | is it going to rain {when} | "
+          "how hot will it be {when} | do I need an umbrella {when} | "
+          "will it snow {when} | what's the forecast for {when} | is it sunny in {city}",
+        wh="what the weather's doing {when} | if it's going to rain {when} | "
+           "how cold it'll be {when} | whether I need a coat {when}",
+        np="the weather {when} | the forecast for {city} | the weather in {city} {when} | "
+           "the temperature outside | the pollen count {when}",
+        do="check the weather {when} | check the forecast for {city}",
+    ),
+    "no_news": core(
+        q="what's in the news | what's happening in {city} | what are the headlines today | "
+          "any news about the election",
+        wh="what's in the news today | what's going on in the world | what happened in {city}",
+        np="the news | today's headlines | the latest news | the news from {city}",
+        do="read me the news | read the headlines | catch me up on the news",
+    ),
+    "no_live_data": core(
+        q="what's the score in the {team} game | did {team} win last night | "
+          "how much is {stock} trading at | is the {line} running late | "
+          "how's the traffic on the {road} | when's the next train to {city}",
+        wh="what the score is in the {team} game | if {team} won | what {stock} is worth now | "
+           "whether the {line} is on time | how bad the traffic is on the {road}",
+        np="the {team} score | the price of {stock} | the train times to {city} | "
+           "the traffic on the {road} | today's exchange rate",
+        do="check the {team} score | check the price of {stock} | check the traffic",
+    ),
+    "no_search": core(
+        do="search for {thing} | look up {thing} online | google {thing} | "
+           "find {thing} on the internet | search the web for {thing} | "
+           "look {thing} up for me",
+        np="a search for {thing} | the website for {thing} | the reviews for {thing}",
+    ),
+}
+REFUSAL_SLOTS: dict[str, tuple[str, ...]] = {
+    "person": ("mum", "Dave", "my sister", "the office", "Sam", "my boss", "the dentist",
+               "grandma", "Priya", "the garage", "my husband", "Tom", "the school", "Aisha"),
+    "message": ("I'm running late", "I'll be home at six", "I'm off sick today",
+                "the meeting's moved", "dinner's ready", "I'm outside"),
+    "music": ("some jazz", "my playlist", "the new Coldplay album", "Radio 2", "some music",
+              "something relaxing", "the Beatles", "my workout mix", "a podcast"),
+    "device": ("the lights", "the telly", "the heating", "the kitchen light", "the fan",
+               "the TV", "the radio", "the porch light", "the volume", "the hallway lights"),
+    "item": ("dishwasher tablets", "milk", "eggs", "coffee beans", "dog food", "batteries",
+             "toilet roll", "printer ink", "bread"),
+    "booking": ("a table for two tonight", "a taxi to the station", "two cinema tickets",
+                "a haircut on Friday", "a hotel in Rome", "a flight to Paris"),
+    "service": ("a plumber", "a pharmacy", "a petrol station", "a good pizza place",
+                "a cash machine", "an electrician"),
+    "app": ("the camera", "Spotify", "my calendar", "the maps", "WhatsApp"),
+    "place": ("the station", "the nearest hospital", "Mum's house", "the airport", "work"),
+    "appliance": ("robot hoover", "washing machine", "dishwasher", "kettle", "car"),
+    "n": ("21", "twenty", "eighteen", "22", "nineteen"),
+    "city": ("London", "Manchester", "Paris", "New York", "Leeds", "Glasgow", "Sydney",
+             "Dublin", "here", "town"),
+    "when": ("tomorrow", "today", "this weekend", "tonight", "on Saturday", "later",
+             "this afternoon", "next week"),
+    "team": ("Arsenal", "Liverpool", "Lakers", "England", "United", "City"),
+    "stock": ("Apple", "bitcoin", "Tesla shares", "gold", "the FTSE"),
+    "line": ("bus", "9:15 train", "Northern line", "number 38", "tram"),
+    "road": ("M25", "ring road", "A1", "motorway", "high street"),
+    "thing": ("cheap flights", "pizza places", "the opening times", "that recipe",
+              "a good dentist", "bike shops", "the film times"),
+}
+
+
+def refusal_question(name: str, rng: random.Random) -> str:
+    """A request the assistant must refuse with the reply of skill ``name``, its slots filled."""
+    text = frame(REFUSAL_CORES[name], rng)
+    for slot, values in REFUSAL_SLOTS.items():
+        while "{" + slot + "}" in text:
+            text = text.replace("{" + slot + "}", rng.choice(values), 1)
+    return text.replace("  ", " ")

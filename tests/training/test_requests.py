@@ -109,3 +109,19 @@ def test_grammar_rows_leave_the_heldout_set_alone(small_corpus):
     calls = Counter(json_call(d.messages[-1][1])[0]["name"] for d in more.train
                     if d.messages[-1][1].startswith("<tool_call>"))  # fmt: skip
     assert set(calls) == {"clock", "timer", "calculator", "units", "spell"}
+
+
+def test_refusals_and_asides_fill_every_slot():
+    """The requests the assistant must refuse come out whole (no slot left), in many shapes,
+    and an aside never changes the question it is said around."""
+    rng = random.Random(4)
+    for name in requests.REFUSAL_CORES:
+        said = {requests.refusal_question(name, rng) for _ in range(80)}
+        assert len(said) > 40, name
+        assert not [s for s in said if "{" in s or "}" in s], name
+    q = "What is the capital of Peru?"
+    around = [requests.aside_around(q, rng) for _ in range(200)]
+    assert all("capital of Peru" in a for a in around)
+    assert len({a for a in around}) > 120
+    assert sum(a.startswith("What is the capital of Peru,") for a in around) > 60  # after it
+    assert sum(a.endswith(", what is the capital of Peru?") for a in around) > 40  # before it

@@ -249,3 +249,44 @@ def test_the_calculator_reads_the_sum_inside_any_framing_and_drops_no_number():
     # "times it" alone is readable (that times that) but would leave "by three" unsaid
     box.calculator.last = None
     assert not box.run("calculator", {}, request="then times it by three").ok
+
+
+@pytest.mark.parametrize(
+    ("named", "said", "used", "result"),
+    [
+        ("units", "one third of 90, I'm cutting the wood into three", "calculator",
+         "a third of ninety is thirty"),
+        ("calculator", "how many ml in a cup", "units",
+         "one cup is about two hundred and thirty seven milliliters"),
+        ("calculator", "spell accommodate, is it one m or two", "spell",
+         "accommodate is spelled A, C, C, O, M, M, O, D, A, T, E"),
+        ("units", "remind me to flip the steaks in 4 mins", "timer",
+         "I'll remind you to flip the steaks in four minutes"),
+        ("units", "how many days till christmas eve", "clock", None),
+    ],
+)  # fmt: skip
+def test_a_tool_that_cannot_read_the_request_hands_it_to_one_that_can(named, said, used, result):
+    """The model named the wrong tool: the tool that plainly reads the whole request answers."""
+    box = Toolbox()
+    try:
+        run = box.run(named, {}, request=said)
+    finally:
+        box.close()
+    assert run.ok and run.name == used, run
+    assert result is None or run.result == result
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [("units", "which continent is the USA on"), ("timer", "set the thermostat to 21"),
+     ("calculator", "add eggs to my shopping list"), ("units", "convert five to pounds")],
+)  # fmt: skip
+def test_no_tool_claims_what_none_reads(named, said):
+    """Nothing else plainly reads these: the named tool's own answer stands (a refusal saying
+    what would work, or its plain result)."""
+    box = Toolbox()
+    try:
+        run = box.run(named, {}, request=said)
+    finally:
+        box.close()
+    assert run.name == named

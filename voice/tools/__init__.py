@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
-from voice.tools.request import UnitsReader, read_arguments
+from voice.tools.request import OTHER_TOOLS, UnitsReader, claimed, read_arguments
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import convert
@@ -131,6 +131,13 @@ class Toolbox:
             if not args and request:
                 read = read_arguments(name, request, self.units, self.calculator)
             result, ok = self._dispatch(name, args if read is None else read)
+            if read is not None and not ok:  # another tool may read what this one cannot
+                for other in OTHER_TOOLS:
+                    alt = None if other == name else \
+                        claimed(other, request, self.units, self.calculator)  # fmt: skip
+                    if alt is not None and (got := self._dispatch(other, alt))[1]:
+                        (result, ok), name, read = got, other, alt
+                        break
         except Exception as e:  # a tool bug must not end the conversation
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)

@@ -519,3 +519,41 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
     if name == "spell":
         return spell_args(text)
     return {}
+
+
+# -- another tool, when the one named cannot read the request -----------------------------------
+_SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?)\b", re.IGNORECASE)
+_TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count ?down|countdown|nudge|alarm)\b",
+                          re.IGNORECASE)  # fmt: skip
+# Tried in this order: the strictest readers first.
+OTHER_TOOLS = ("spell", "calculator", "units", "timer", "clock")
+
+
+def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
+    """The arguments for ``name`` when that tool plainly reads the whole request, else None: a
+    word asked to be spelled, a sum the calculator reads whole, an amount and two different
+    units (or a new amount after a conversion), a timer or reminder word with a length, a
+    date to count to. Used when the tool the model named cannot read the request."""
+    if name == "spell":
+        return spell_args(text) if _SPELL_ASKED.search(text) else None
+    if name == "calculator":
+        e = calculator_args(text, calc)["expression"]
+        ws = e.split()
+        lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
+        return {"expression": e} if ws and not lone and calc.readable(e) else None
+    if name == "units":
+        before = units.last
+        args = units.args(text)
+        if _two_units(args):
+            return args
+        units.last = before
+        return None
+    if name == "timer":
+        args = timer_args(text)
+        ok = args.get("action") in ("set", "remind") and args.get("duration")
+        return args if ok and _TIMER_ASKED.search(text) else None
+    if name == "clock":
+        args = clock_args(text)
+        if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
+            return args
+    return None

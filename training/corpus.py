@@ -473,9 +473,9 @@ def build_tool_corpus(
         g_facts = grammar_fact_dialogs(base.skills, base.plan, g_rng,
                                        grammar_dialogs_n - len(g_tools))  # fmt: skip
         g_facts = [with_tools(d) if g_rng.random() < header_p else d for d in g_facts]
-        g_facts += asides(old + ref, g_rng, grammar_dialogs_n // 4)
-        g_facts += grammar_refusals(all_skills() + refusals, g_rng, grammar_dialogs_n // 8,
-                                    header_p)
+        skills = base.skills + refusals
+        g_facts += asides(old + ref, skills, g_rng, grammar_dialogs_n // 4)
+        g_facts += grammar_refusals(skills, g_rng, grammar_dialogs_n // 8, header_p)
         # a grammar wording that happens to be a held-out prompt is not trained on
         held = {_bare(d) for d in base.heldout + extra}
         grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
@@ -507,11 +507,12 @@ def grammar_refusals(skills: list[Skill], rng: random.Random, n: int, header_p: 
 ASIDE_INTENTS = ("countries", "world", "planets", "calendar", "jokes", "refusals", "identity")
 
 
-def asides(dialogs: list[Dialog], rng: random.Random, n: int) -> list[Dialog]:
+def asides(dialogs: list[Dialog], skills: list[Skill], rng: random.Random, n: int
+           ) -> list[Dialog]:  # fmt: skip
     """``n`` one-question dialogs of ``dialogs`` (the old skills' and the refusals' training
     rows) asked again with an aside around the question ("..., I'm writing a card", "my son
     wants to know, ..."): the reply does not change."""
-    intents = {s.name: s.intent for s in all_skills() + tool_refusal_skills()}
+    intents = {s.name: s.intent for s in skills}
     pool = [d for d in dialogs if intents.get(d.skill) in ASIDE_INTENTS
             and [r for r, _ in d.messages if r != "tools"] == ["user", "assistant"]]  # fmt: skip
     out = []

@@ -253,7 +253,6 @@ def everyday_calc(rng: random.Random, num, say) -> Calc:
     """A sum said the everyday way ("half of ninety", "take six from forty", "how many times
     does four go into a hundred"), with what the calculator says back."""
     a, b = num(999, 1), num(99, 1)
-    n = _n
     forms = [
         ("half of {a}", "{a} divided by two", Fraction(a, 2)),
         ("{a} halved", "{a} divided by two", Fraction(a, 2)),
@@ -278,7 +277,7 @@ def everyday_calc(rng: random.Random, num, say) -> Calc:
     part = rng.choice([(3, "a third"), (4, "a quarter"), (5, "a fifth"), (10, "a tenth")])
     forms.append((f"{part[1]} of {{a}}", f"{part[1]} of {{a}}", Fraction(a, part[0])))
     spoken, canon, value = rng.choice(forms)
-    return Calc(spoken.format(a=say(a), b=say(b)), canon.format(a=n(a), b=n(b)), value)
+    return Calc(spoken.format(a=say(a), b=say(b)), canon.format(a=_n(a), b=_n(b)), value)
 
 
 def calc_result(c: Calc) -> str:

@@ -61,7 +61,6 @@ def _repaired(text: str) -> str:
             start = nums[-1]
             while start > 0 and read_number(low, start - 1) is not None:
                 start -= 1  # "forty five" starts at "forty"
-            start = min(start, nums[-1])
         elif first in low:
             start = len(low) - 1 - low[::-1].index(first)
         else:
@@ -164,11 +163,16 @@ def calculator_args(text: str, calc=None) -> dict:
         return args
     for clause in reversed(clauses):
         got = _calculator_args(clause, calc)
-        ws = got["expression"].split()
-        lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
-        if ws and not lone and calc.readable(got["expression"]):
+        if _a_sum(got["expression"], calc):
             return got
     return args
+
+
+def _a_sum(expression: str, calc) -> bool:
+    """Whether the calculator reads ``expression`` whole as a calculation, not a lone number."""
+    ws = expression.split()
+    lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
+    return bool(ws) and not lone and calc.readable(expression)
 
 
 def _calculator_args(text: str, calc=None) -> dict:
@@ -374,6 +378,12 @@ def _named(w: str) -> bool:
     return w not in _TIMER_WORDS and w != "|" and read_number([w], 0) is None
 
 
+# Where a timer's name is said, in the order they are tried.
+_NAMED_AS = (r"\b(?:called|named|labell?ed) ((?:[^ |]+ ?){1,3})",
+             r"\b(?:the|my) ([^ |]+) needs\b", r"\bfor (?:the|my|a|an) ([^ |]+)",
+             r"\bput (?:the|my) ([^ |]+) on\b", r"\btime (?:the|my) ([^ |]+)")  # fmt: skip
+
+
 def _label(words: list[str]) -> str:
     """The timer's name where a name is said: the word or two before "timer" ("the pasta
     timer", "a boiled eggs timer"), after "called" / "named", "for the ..." ("a timer for the
@@ -381,11 +391,7 @@ def _label(words: list[str]) -> str:
     one, "the ..." ("when will the cake be done"). Other words of the request are its
     framing, not a name ("quickly make a timer", "let's set a timer ..., just curious")."""
     t = " ".join(words)
-    pats = (r"\b(?:called|named|labell?ed) ((?:[^ |]+ ?){1,3})",
-            r"\bfor (?:the|my|a|an) ([^ |]+)", r"\bput (?:the|my) ([^ |]+) on\b",
-            r"\btime (?:the|my) ([^ |]+)")  # fmt: skip
-    pats = pats[:1] + (r"\b(?:the|my) ([^ |]+) needs\b",) + pats[1:]
-    for pat in pats:
+    for pat in _NAMED_AS:
         m = re.search(pat, t)
         if m:
             got = [x for x in m.group(1).split() if _named(x)]
@@ -419,7 +425,7 @@ def _in_clause(task: str, text: str) -> str:
     """The task up to the end of its clause as written: "to check the laundry, give me a
     reminder, just curious" names "check the laundry"."""
     head = " ".join(task.split()[:2])
-    for part in re.split(r"[,;!?]|\.(?!\d)| - ", text):
+    for part in _clauses(text):
         c = " ".join(_words(part))
         k = c.find(head) if head else -1
         if k >= 0 and (k == 0 or c[k - 1] == " ") and task.startswith(c[k:]) and c[k:]:
@@ -538,9 +544,7 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         return spell_args(text) if _SPELL_ASKED.search(text) else None
     if name == "calculator":
         e = calculator_args(text, calc)["expression"]
-        ws = e.split()
-        lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
-        return {"expression": e} if ws and not lone and calc.readable(e) else None
+        return {"expression": e} if _a_sum(e, calc) else None
     if name == "units":
         before = units.last
         args = units.args(text)

@@ -50,6 +50,7 @@ from training.skills_tools import (
     choose_tool_heldout,
     json_call,
     tool_refusal_skills,
+    turns,
 )
 from training.speech import speak
 
@@ -425,7 +426,7 @@ def grammar_fact_dialogs(skills: list[Skill], heldout: HeldOut, rng: random.Rand
 
 def build_tool_corpus(
     seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
-    grammar_dialogs_n: int = 0,
+    grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -439,6 +440,8 @@ def build_tool_corpus(
 
     ``grammar_dialogs_n`` more training rows ask in the shapes of :mod:`training.requests`:
     half tool requests, half the model's own facts (the held-out split is the same either way).
+    ``grammar_history_p`` of those that ask one question with nothing before it are asked after
+    earlier exchanges, as the assistant hears them in a conversation (:func:`with_history`).
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -479,9 +482,38 @@ def build_tool_corpus(
         # a grammar wording that happens to be a held-out prompt is not trained on
         held = {_bare(d) for d in base.heldout + extra}
         grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
+        if grammar_history_p:
+            h_s = ToolSampler(random.Random(f"grammar-history-{seed}"), False, held_t)
+            chat = [d for d in old if not tool_skill(d)]  # with tools, tool jobs call a tool
+            grammar = [with_history(d, chat, h_s) if g_rng.random() < grammar_history_p else d
+                       for d in grammar]  # fmt: skip
         train = train + grammar
         g_rng.shuffle(train)
     return Corpus(train, base.heldout + extra, base.skills + refusals, base.plan)
+
+
+def with_history(d: Dialog, old: list[Dialog], tools: ToolSampler) -> Dialog:
+    """``d`` asked after one or two earlier exchanges, as a conversation's prompt holds them:
+    the last exchange of an old training dialog (a question of any skill and its reply) or a
+    tool exchange (question, call, result, the reply as said), or one of each. A dialog that
+    already has history comes back unchanged; the reply does not change (the new question does
+    not refer to the earlier ones)."""
+    head = [m for m in d.messages if m[0] in ("tools", "system")]
+    rest = d.messages[len(head):]
+    if [r for r, _ in rest] not in (["user", "assistant"], ["user", "assistant", "tool",
+                                                            "assistant"]):  # fmt: skip
+        return d
+    rng = tools.rng
+
+    def earlier() -> list[tuple[str, str]]:
+        if rng.random() < 0.5:
+            c = rng.choice(old).messages
+            last = max(i for i, (r, _) in enumerate(c) if r == "user")
+            return [m for m in c[last:] if m[0] not in ("tools", "system")]
+        return turns(tools.exchange()[1])
+
+    history = earlier() + (earlier() if rng.random() < 0.3 else [])
+    return replace(d, messages=(*head, *history, *rest))
 
 
 def grammar_refusals(skills: list[Skill], rng: random.Random, n: int, header_p: float = 0.5

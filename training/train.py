@@ -84,6 +84,8 @@ class TrainConfig:
     # Requests in the shapes of training.requests (half tools, half the model's facts), added
     # to the tool mix above (0 = none).
     grammar_dialogs: int = 0
+    # The share of those grammar rows asked after earlier exchanges (training.corpus.with_history).
+    grammar_history: float = 0.0
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -353,7 +355,8 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
     if cfg.tool_dialogs:
         corpus = build_tool_corpus(cfg.seed, corpus, cfg.tool_dialogs,
                                    cfg.old_dialogs or len(corpus.train),
-                                   grammar_dialogs_n=cfg.grammar_dialogs)  # fmt: skip
+                                   grammar_dialogs_n=cfg.grammar_dialogs,
+                                   grammar_history_p=cfg.grammar_history)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

@@ -125,3 +125,26 @@ def test_refusals_and_asides_fill_every_slot():
     assert len({a for a in around}) > 120
     assert sum(a.startswith("What is the capital of Peru,") for a in around) > 60  # after it
     assert sum(a.endswith(", what is the capital of Peru?") for a in around) > 40  # before it
+
+
+def test_grammar_rows_are_also_asked_after_earlier_exchanges(small_corpus):
+    """With ``grammar_history_p`` some grammar rows come after one or two earlier exchanges (an
+    old question and its reply, or a tool exchange with its call and result) and keep their own
+    reply; without it none do, and the held-out rows are the same either way."""
+    alone = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=3000)
+    after = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=3000,
+                              grammar_history_p=0.5)  # fmt: skip
+    assert [d.messages for d in alone.heldout] == [d.messages for d in after.heldout]
+    assert len(alone.train) == len(after.train)
+
+    def asked(d):
+        return sum(r == "user" for r, _ in d.messages)
+
+    more = sum(asked(d) > 1 for d in after.train) - sum(asked(d) > 1 for d in alone.train)
+    assert 1000 < more < 2000  # about half of the 3,000 grammar rows (those asked alone)
+    # a question straight after a tool exchange (call, result, the reply as said)
+    assert [d for d in after.train
+            if d.messages[-2][0] == "user" and any(r == "tool" for r, _ in d.messages[:-2])]
+    replies = {d.messages[:1] + d.messages[-2:] for d in alone.train}
+    kept = [d for d in after.train if (d.messages[:1] + d.messages[-2:]) in replies]
+    assert len(kept) > 0.9 * len(after.train)  # the same questions with the same replies

@@ -251,6 +251,24 @@ def test_the_calculator_reads_the_sum_inside_any_framing_and_drops_no_number():
     assert not box.run("calculator", {}, request="then times it by three").ok
 
 
+def test_the_calculator_adds_and_multiplies_a_list():
+    """A list of three or more numbers, with or without commas, said as a sum or a product; the
+    commas Whisper writes at a pause before an operator still leave one calculation."""
+    box = Toolbox()
+    for said, result in (
+        ("add 5, 6 and 7", "five plus six plus seven is eighteen"),
+        ("can you add up 12, 30 and 8 for me", "twelve plus thirty plus eight is fifty"),
+        ("what do 2, 4, 6 and 8 add up to", "two plus four plus six plus eight is twenty"),
+        ("the total of 4 and 5 and 6, please", "four plus five plus six is fifteen"),
+        ("what does 12 and 30 come to?", "twelve plus thirty is forty two"),
+        ("multiply 2, 3 and 4", "two times three times four is twenty four"),
+        ("what is seven, times six", "seven times six is forty two"),
+        ("add 5 to 7", "seven plus five is twelve"),
+        ("add five", "twelve plus five is seventeen"),  # to the last result
+    ):  # fmt: skip
+        assert box.run("calculator", {}, request=said).result == result, said
+
+
 @pytest.mark.parametrize(
     ("named", "said", "used", "result"),
     [

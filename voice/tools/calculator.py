@@ -72,6 +72,7 @@ _PHRASES = [
     ("shared among", "divided_by"), ("shared equally between", "divided_by"),
     ("shared equally among", "divided_by"), ("split among", "divided_by"), ("take", "subtract"),
     ("halved", "halved"), ("doubled", "doubled"), ("tripled", "tripled"),
+    ("add up", "add"), ("add together", "add"), ("multiply together", "multiply"),
 ]  # fmt: skip
 _PHRASES.sort(key=lambda p: -len(p[0].split()))
 _THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total"}
@@ -333,8 +334,11 @@ class _Parser:
         a = self.expr()
         self.skip_words("with", "away")  # "take five away from nine"
         joiner = self.peek()
-        if joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from"):
-            self.i += 1
+        many = op in ("add", "sum_of", "multiply", "product_of")
+        # "add 5, 6 and 7": the commas are gone, so the second number follows the first
+        listed = many and joiner[0] in ("num", "that", "(")
+        if listed or joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from"):
+            self.i += 0 if listed else 1
             b = self.expr()
         elif joiner[0] == "op" and joiner[1] == "divided_by" and op == "divide":
             self.i += 1
@@ -345,6 +349,10 @@ class _Parser:
             if op not in implicit:
                 raise CalcError("I need two numbers for that")
             return Bin(implicit[op], self.that_node(), a)
+        if many and (listed or joiner[1] == "and"):  # a list: "the total of 4 and 5 and 6"
+            while self.peek()[0] in ("num", "that", "(") or self.take("word", "and"):
+                b = Bin("plus" if op in ("add", "sum_of") else "times", a, b)
+                a, b = b, self.expr()
         if op in ("add", "sum_of"):
             return Bin("plus", b, a) if joiner[1] == "to" and op == "add" else Bin("plus", a, b)
         if op == "subtract":
@@ -470,12 +478,16 @@ def go_into(text: str) -> str:
                   flags=re.IGNORECASE)  # fmt: skip
 
 
-def _added(expression: str) -> str:
-    """ "A and B added (together)" → "add A and B"; "how many times does A go into B" →
-    "B divided by A"."""
+def added(expression: str) -> str:
+    """ "A and B added (together)", "what do A, B and C add up to", "A and B come to" → "add A
+    and B (and C)";
+    "how many times does A go into B" → "B divided by A"."""
     expression = go_into(expression)
-    return re.sub(r"^(.+?) and (.+?) added( together)?( make| makes)?\W*$", r"add \1 and \2",
-                  expression.strip(), flags=re.IGNORECASE)  # fmt: skip
+    expression = re.sub(r"^(?:what (?:do|does|would|will) )?(.+? and .+?) (?:adds? up to|"
+                        r"comes? to|added up|adds? up)\W*$", r"add \1", expression.strip(),
+                        flags=re.IGNORECASE)  # fmt: skip
+    return re.sub(r"^(.+?) and (.+?) added( together| up)?( make| makes)?\W*$",
+                  r"add \1 and \2", expression, flags=re.IGNORECASE)  # fmt: skip
 
 
 class Calculator:
@@ -487,7 +499,7 @@ class Calculator:
     def readable(self, expression: str) -> bool:
         """Whether the whole of ``expression`` parses (nothing is evaluated or kept)."""
         try:
-            _Parser(_tokens(words_of(_added(expression))), self.last).parse()
+            _Parser(_tokens(words_of(added(expression))), self.last).parse()
             return True
         except (CalcError, TooLarge, RecursionError):
             return False
@@ -497,7 +509,7 @@ class Calculator:
             return Calculation("there is no calculation to do", ok=False)
         if len(expression) > 300:
             return Calculation("that calculation is too long for me", ok=False)
-        expression = _added(expression)
+        expression = added(expression)
         try:
             tree = _Parser(_tokens(words_of(expression)), self.last).parse()
             canon = tree.say()

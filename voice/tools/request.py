@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from voice.tools.calculator import go_into
+from voice.tools.calculator import added, go_into
 from voice.tools.clock import parse_date
 from voice.tools.timers import parse_duration
 from voice.tools.units import find_unit, read_value, unit_at
@@ -178,7 +178,7 @@ def _a_sum(expression: str, calc) -> bool:
 def _calculator_args(text: str, calc=None) -> dict:
     words = _trim(_words(go_into(text)))
     w = " ".join(words)
-    e = _CALC_HEAD.sub("", w, count=1)
+    e = added(_CALC_HEAD.sub("", w, count=1))  # "(what do) 5, 6 and 7 come to": "add 5, 6 and 7"
     e = (
         re.sub(
             r"\s*\b(?:for me|please|pls|is|equal to|equals what|equals|equal|come to|comes to|"

@@ -308,3 +308,18 @@ def test_no_tool_claims_what_none_reads(named, said):
     finally:
         box.close()
     assert run.name == named
+
+
+def test_a_reminder_keeps_the_names_capitals():
+    """A reminder is said back with the capitals its words had (names, "I"), not those of the
+    sentence's first word."""
+    box = Toolbox()
+    for said, result in (
+        ("remind me to call John in ten minutes", "I'll remind you to call John in ten minutes"),
+        ("Remind me in 5 minutes to text Sarah that I'm late",
+         "I'll remind you to text Sarah that I'm late in five minutes"),
+        ("In twenty minutes remind me to check the oven",
+         "I'll remind you to check the oven in twenty minutes"),
+    ):  # fmt: skip
+        assert box.run("timer", {}, request=said).result == result
+    box.close()

@@ -433,6 +433,18 @@ def _in_clause(task: str, text: str) -> str:
     return task
 
 
+def _cased(task: str, text: str) -> str:
+    """``task`` (read in lower case) with the capitals its words had in ``text``, where a word
+    had them other than for starting a sentence: "call john" → "call John", "i" → "I"."""
+    capital = {}
+    for m in re.finditer(r"[\w']+", text):
+        w = m.group()
+        first = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".?!"
+        if w != w.lower() and (not first or w == "I"):
+            capital[w.lower()] = w
+    return " ".join(capital.get(w, w) for w in task.split())
+
+
 def timer_args(text: str) -> dict:
     words = _trim(_words(text))
     w = " ".join(words)
@@ -455,7 +467,7 @@ def timer_args(text: str) -> dict:
         if not task:
             m = re.search(r"\bneed to\s+(.+)$", " ".join(words[: span[0]]))
             task = re.sub(r"\s+in$", "", m.group(1)) if m else ""
-        return {"action": "remind", "duration": dur, "label": task}
+        return {"action": "remind", "duration": dur, "label": _cased(task, text)}
     if re.search(r"\b(cancel|stop|delete|(?:turn|switch)(?: \w+){0,3} off|never mind|"
                  r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w):
         if re.search(r"\b(all|every|everything)\b", w):

@@ -90,15 +90,22 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            "and refusal rows (`training/skills_tools.py`)."]
           if tr.get("warm_start") and not cfg.get("json_dialogs")
           and not cfg.get("grammar_dialogs") else []),
-        *([f"- Warm start, in two stages: `configs/demo-model-grammar.toml` from the tool model, "
-           "then `configs/demo-model-asides.toml` (this record) from the weights of "
-           f"`{tr['warm_start']}` as the first stage left them, on a mix of its own corpus "
+        *([(f"- Warm start: from the weights of `{tr['warm_start']}` (the tool model), "
+            if cfg.get("grammar_history") else
+            "- Warm start, in two stages: `configs/demo-model-grammar.toml` from the tool model, "
+            "then `configs/demo-model-asides.toml` (this record) from the weights of "
+            f"`{tr['warm_start']}` as the first stage left them, ")
+           + "on a mix of its own corpus "
            f"({cfg.get('old_dialogs') or 'all'} dialogs), {cfg.get('tool_dialogs')} tool and "
            f"refusal rows (`training/skills_tools.py`) and {cfg['grammar_dialogs']} rows built "
            "from the grammar of request shapes (`training/requests.py`: a request's core as a "
            "question, clause, noun phrase, command or fronted topic, inside a frame for its "
            "form, with politeness, fillers and asides; tool requests, the model's own facts, "
-           "refusals, and old questions said with an aside). Held-out rows as before."]
+           "refusals, and old questions said with an aside)"
+           + (f", {round(100 * cfg['grammar_history'])}% of them asked after one or two "
+              "earlier exchanges, an old question's or a tool's (`training.corpus.with_history`)"
+              if cfg.get("grammar_history") else "")
+           + ". Held-out rows as before."]
           if tr.get("warm_start") and cfg.get("grammar_dialogs") else []),
         *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model with the tool "
            "skills, before JSON replies), on a mix of its own corpus "

@@ -45,6 +45,7 @@ from training.skills_talk import (
     small_talk_skills,
 )
 from training.skills_tools import (
+    TOOL_NAMES,
     TOOLS_LINE,
     ToolSampler,
     choose_tool_heldout,
@@ -426,7 +427,8 @@ def grammar_fact_dialogs(skills: list[Skill], heldout: HeldOut, rng: random.Rand
 
 def build_tool_corpus(
     seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
-    grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0,
+    grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0, refusal_dialogs_n: int = 0,
+    fewer_tools_p: float = 0.0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -442,6 +444,11 @@ def build_tool_corpus(
     half tool requests, half the model's own facts (the held-out split is the same either way).
     ``grammar_history_p`` of those that ask one question with nothing before it are asked after
     earlier exchanges, as the assistant hears them in a conversation (:func:`with_history`).
+
+    ``refusal_dialogs_n`` more training rows are refusals: the tool refusals' trainable
+    wordings, the old refusal skills' rows and grammar refusals, a third each. With
+    ``fewer_tools_p``, that share of the training rows with tools on offer offers fewer of them
+    (:func:`fewer_tools`), as a client that leaves a tool out does.
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -489,7 +496,36 @@ def build_tool_corpus(
                        for d in grammar]  # fmt: skip
         train = train + grammar
         g_rng.shuffle(train)
+    if refusal_dialogs_n:
+        r_rng = random.Random(f"refusals-more-{seed}")
+        more_s = Sampler(refusals, h, random.Random(f"tools-refusal-more-{seed}"))
+        third = refusal_dialogs_n // 3
+        more = [with_tools(more_s.train_dialog()) for _ in range(third)]
+        intents = {s.name: s.intent for s in base.skills}
+        said = [d for d in base.train if intents.get(d.skill) == "refusals" and not tool_skill(d)]
+        more += [with_tools(d) for d in r_rng.sample(said, min(third, len(said)))]
+        more += grammar_refusals(base.skills + refusals, r_rng, refusal_dialogs_n - len(more))
+        held = {_bare(d) for d in base.heldout + extra}
+        train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
+        r_rng.shuffle(train)
+    if fewer_tools_p:
+        f_rng = random.Random(f"fewer-tools-{seed}")
+        train = [fewer_tools(d, f_rng) if f_rng.random() < fewer_tools_p else d for d in train]
     return Corpus(train, base.heldout + extra, base.skills + refusals, base.plan)
+
+
+def fewer_tools(d: Dialog, rng: random.Random) -> Dialog:
+    """``d`` with one or two of the tools it does not call left out of its tools turn (a
+    dialog without that turn, or that calls every tool, comes back unchanged)."""
+    if not d.messages or d.messages[0] != TOOLS_TURN:
+        return d
+    text = " ".join(c for r, c in d.messages if r == "assistant")
+    spare = [n for n in TOOL_NAMES if f'"name": "{n}"' not in text]
+    if not spare:
+        return d
+    gone = set(rng.sample(spare, min(len(spare), rng.choice((1, 1, 2)))))
+    line = ", ".join(n for n in TOOL_NAMES if n not in gone)
+    return replace(d, messages=(("tools", line), *d.messages[1:]))
 
 
 def with_history(d: Dialog, old: list[Dialog], tools: ToolSampler) -> Dialog:

@@ -86,6 +86,10 @@ class TrainConfig:
     grammar_dialogs: int = 0
     # The share of those grammar rows asked after earlier exchanges (training.corpus.with_history).
     grammar_history: float = 0.0
+    # More refusal rows, and the share of rows with tools on offer that offer fewer of them
+    # (training.corpus.build_tool_corpus).
+    refusal_dialogs: int = 0
+    fewer_tools: float = 0.0
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -356,7 +360,9 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
         corpus = build_tool_corpus(cfg.seed, corpus, cfg.tool_dialogs,
                                    cfg.old_dialogs or len(corpus.train),
                                    grammar_dialogs_n=cfg.grammar_dialogs,
-                                   grammar_history_p=cfg.grammar_history)  # fmt: skip
+                                   grammar_history_p=cfg.grammar_history,
+                                   refusal_dialogs_n=cfg.refusal_dialogs,
+                                   fewer_tools_p=cfg.fewer_tools)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

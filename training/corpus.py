@@ -476,6 +476,7 @@ def build_tool_corpus(
     voice = random.Random(f"voice-{seed}").sample(voice, min(160, len(voice)))
     seen = {d.messages[:-1] for d in train}
     extra = [d for d in held_tools + held_ref + voice if d.messages[:-1] not in seen]
+    held = {_bare(d) for d in base.heldout + extra}  # no wording added below asks one of these
     if grammar_dialogs_n:
         g_rng = random.Random(f"grammar-{seed}")
         g_tools = tool_dialogs(ToolSampler(g_rng, False, held_t, grammar=1.0),
@@ -487,7 +488,6 @@ def build_tool_corpus(
         g_facts += asides(old + ref, skills, g_rng, grammar_dialogs_n // 4)
         g_facts += grammar_refusals(skills, g_rng, grammar_dialogs_n // 8, header_p)
         # a grammar wording that happens to be a held-out prompt is not trained on
-        held = {_bare(d) for d in base.heldout + extra}
         grammar = [replace(d, split="train") for d in g_tools + g_facts if _bare(d) not in held]
         if grammar_history_p:
             h_s = ToolSampler(random.Random(f"grammar-history-{seed}"), False, held_t)
@@ -505,7 +505,6 @@ def build_tool_corpus(
         said = [d for d in base.train if intents.get(d.skill) == "refusals" and not tool_skill(d)]
         more += [with_tools(d) for d in r_rng.sample(said, min(third, len(said)))]
         more += grammar_refusals(base.skills + refusals, r_rng, refusal_dialogs_n - len(more))
-        held = {_bare(d) for d in base.heldout + extra}
         train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
         r_rng.shuffle(train)
     if fewer_tools_p:
@@ -519,8 +518,9 @@ def fewer_tools(d: Dialog, rng: random.Random) -> Dialog:
     dialog without that turn, or that calls every tool, comes back unchanged)."""
     if not d.messages or d.messages[0] != TOOLS_TURN:
         return d
-    text = " ".join(c for r, c in d.messages if r == "assistant")
-    spare = [n for n in TOOL_NAMES if f'"name": "{n}"' not in text]
+    called = {call["name"] for r, c in d.messages if r == "assistant"
+              and c.startswith("<tool_call>") for call in json_call(c)}  # fmt: skip
+    spare = [n for n in TOOL_NAMES if n not in called]
     if not spare:
         return d
     gone = set(rng.sample(spare, min(len(spare), rng.choice((1, 1, 2)))))
@@ -545,7 +545,7 @@ def with_history(d: Dialog, old: list[Dialog], tools: ToolSampler) -> Dialog:
         if rng.random() < 0.5:
             c = rng.choice(old).messages
             last = max(i for i, (r, _) in enumerate(c) if r == "user")
-            return [m for m in c[last:] if m[0] not in ("tools", "system")]
+            return list(c[last:])
         return turns(tools.exchange()[1])
 
     history = earlier() + (earlier() if rng.random() < 0.3 else [])

@@ -338,7 +338,8 @@ class _Parser:
         # "add 5, 6 and 7": the commas are gone, so the second number follows the first
         listed = many and joiner[0] in ("num", "that", "(")
         if listed or joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from"):
-            self.i += 0 if listed else 1
+            if not listed:
+                self.i += 1
             b = self.expr()
         elif joiner[0] == "op" and joiner[1] == "divided_by" and op == "divide":
             self.i += 1

@@ -428,7 +428,7 @@ def grammar_fact_dialogs(skills: list[Skill], heldout: HeldOut, rng: random.Rand
 def build_tool_corpus(
     seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
     grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0, refusal_dialogs_n: int = 0,
-    fewer_tools_p: float = 0.0,
+    fewer_tools_p: float = 0.0, unknown_dialogs_n: int = 0, follow_asides_n: int = 0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -449,6 +449,10 @@ def build_tool_corpus(
     wordings, the old refusal skills' rows and grammar refusals, a third each. With
     ``fewer_tools_p``, that share of the training rows with tools on offer offers fewer of them
     (:func:`fewer_tools`), as a client that leaves a tool out does.
+
+    ``unknown_dialogs_n`` more training rows ask about the world beyond the model's facts
+    (:func:`unknown_refusals`); ``follow_asides_n`` more are old conversations of two or more
+    questions with asides said around their turns (:func:`asides` with ``turns=True``).
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -507,6 +511,13 @@ def build_tool_corpus(
         more += grammar_refusals(base.skills + refusals, r_rng, refusal_dialogs_n - len(more))
         train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
         r_rng.shuffle(train)
+    if unknown_dialogs_n or follow_asides_n:
+        u_rng = random.Random(f"unknown-{seed}")
+        more = unknown_refusals(base.skills + refusals, u_rng, unknown_dialogs_n)
+        chat = [d for d in old if not tool_skill(d)]
+        more += asides(chat, base.skills, u_rng, follow_asides_n, turns=True)
+        train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
+        u_rng.shuffle(train)
     if fewer_tools_p:
         f_rng = random.Random(f"fewer-tools-{seed}")
         train = [fewer_tools(d, f_rng) if f_rng.random() < fewer_tools_p else d for d in train]
@@ -570,23 +581,49 @@ def grammar_refusals(skills: list[Skill], rng: random.Random, n: int, header_p: 
     return out
 
 
+def unknown_refusals(skills: list[Skill], rng: random.Random, n: int) -> list[Dialog]:
+    """``n`` questions about the world beyond the model's facts (history, people, how-to,
+    cooking, health, television, sport; :func:`training.requests.unknown_question`) with
+    out_of_domain_wide's reply, most with the tools on offer: what the model does not know it
+    says so, rather than calling a tool or answering with a fact it does know."""
+    fact = next(s for s in skills if s.name == "out_of_domain_wide").facts[0]
+    out = []
+    for _ in range(n):
+        q = speak(requests.unknown_question(rng), rng, 0.5)
+        d = Dialog((("user", q), ("assistant", fact.reply)), "out_of_domain_wide", fact.answers,
+                   "train", -1, fact.key)  # fmt: skip
+        out.append(with_tools(d) if rng.random() < 0.85 else d)
+    return out
+
+
 # Skills whose questions are asked with an aside in training (not greetings and thanks, where
 # "it's for my homework" would make no sense).
 ASIDE_INTENTS = ("countries", "world", "planets", "calendar", "jokes", "refusals", "identity")
 
 
-def asides(dialogs: list[Dialog], skills: list[Skill], rng: random.Random, n: int
-           ) -> list[Dialog]:  # fmt: skip
+def asides(dialogs: list[Dialog], skills: list[Skill], rng: random.Random, n: int,
+           turns: bool = False) -> list[Dialog]:  # fmt: skip
     """``n`` one-question dialogs of ``dialogs`` (the old skills' and the refusals' training
     rows) asked again with an aside around the question ("..., I'm writing a card", "my son
-    wants to know, ..."): the reply does not change."""
+    wants to know, ..."): the reply does not change.
+
+    With ``turns``, conversations of two or more questions instead (a question and its
+    follow-ups, "and Peru?"), each question with an aside or not, at least one with."""
     intents = {s.name: s.intent for s in skills}
-    pool = [d for d in dialogs if intents.get(d.skill) in ASIDE_INTENTS
-            and [r for r, _ in d.messages if r != "tools"] == ["user", "assistant"]]  # fmt: skip
+    pool = []
+    for d in dialogs:
+        roles = [r for r, _ in d.messages if r != "tools"]
+        if intents.get(d.skill) not in ASIDE_INTENTS or set(roles[1::2]) != {"assistant"} \
+                or set(roles[::2]) != {"user"} or len(roles) % 2:
+            continue
+        if (len(roles) > 2) == turns:
+            pool.append(d)
     out = []
     for d in rng.sample(pool, min(n, len(pool))):
-        msgs = tuple((r, requests.aside_around(c, rng) if r == "user" else c)
-                     for r, c in d.messages)  # fmt: skip
+        users = [i for i, (r, _) in enumerate(d.messages) if r == "user"]
+        said = ({i for i in users if rng.random() < 0.6} or {users[-1]}) if turns else set(users)
+        msgs = tuple((r, requests.aside_around(c, rng) if i in said else c)
+                     for i, (r, c) in enumerate(d.messages))  # fmt: skip
         out.append(replace(d, messages=msgs))
     return out
 

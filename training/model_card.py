@@ -90,7 +90,12 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            "and refusal rows (`training/skills_tools.py`)."]
           if tr.get("warm_start") and not cfg.get("json_dialogs")
           and not cfg.get("grammar_dialogs") else []),
-        *([("- Warm start, in two stages: `configs/demo-model-context.toml` from the tool model, "
+        *([("- Warm start, in three stages: `configs/demo-model-context.toml` from the tool "
+            "model, `configs/demo-model-refusals.toml` from its weights, then "
+            "`configs/demo-model-followups.toml` (this record) from the weights of "
+            f"`{tr['warm_start']}` as the second stage left them, "
+            if cfg.get("unknown_dialogs") else
+            "- Warm start, in two stages: `configs/demo-model-context.toml` from the tool model, "
             "then `configs/demo-model-refusals.toml` (this record) from the weights of "
             f"`{tr['warm_start']}` as the first stage left them, "
             if cfg.get("refusal_dialogs") else
@@ -112,6 +117,12 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            + (f"; {cfg['refusal_dialogs']} more refusal rows, and {round(100 * cfg['fewer_tools'])}"
               "% of the rows with tools on offer offering one or two fewer (never the one the row "
               "calls; `training.corpus.fewer_tools`)" if cfg.get("refusal_dialogs") else "")
+           + (f"; {cfg['unknown_dialogs']} questions about the world beyond the model's facts "
+              "(history, people, how-to, cooking, health, television, sport), refused "
+              "(`training.corpus.unknown_refusals`), and up to "
+              f"{cfg.get('follow_asides', 0)} old conversations of two or more questions asked "
+              "with asides around their turns (`training.corpus.asides`)"
+              if cfg.get("unknown_dialogs") else "")
            + ". Held-out rows as before."]
           if tr.get("warm_start") and cfg.get("grammar_dialogs") else []),
         *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model with the tool "

@@ -614,11 +614,81 @@ REFUSAL_SLOTS: dict[str, tuple[str, ...]] = {
               "a good dentist", "bike shops", "the film times"),
 }
 
+# Questions about the world beyond the model's facts (history, people, how-to, cooking, health,
+# television, sport, organisations), all answered "I don't know about that". Written apart from
+# out_of_domain_wide's templates: other shapes, other people, places and things, so that its
+# held-out wordings still test whether the model refuses what it was never shown.
+UNKNOWN_CORE = core(
+    q="when did {era} end | why did {era} start | who won {contest} | who's in {show} | "
+      "how tall is {famous} | where was {famous} born | who is {famous} going out with | "
+      "what's {famous} up to these days | how much is {famous} worth | "
+      "when was {org} set up | who runs {org} | how long do I roast {dish} for | "
+      "what goes with {dish} | is {ailment} anything to worry about | "
+      "what's good for {ailment} | when's the next series of {show} | "
+      "is {show} any good | how does {show} end | what's on {channel} tonight | "
+      "how long does it take to {task} | why do {creature} {habit}",
+    wh="how to {task} | who won {contest} | what happened to {era} | where {famous} grew up | "
+       "who started {org} | how long {dish} takes to cook | what helps with {ailment} | "
+       "who's in {show} | what's on {channel} later | why {creature} {habit}",
+    np="the history of {org} | the plot of {show} | a recipe for {dish} | "
+       "the best way to {task} | {famous}'s birthday | the cast of {show} | "
+       "a cure for {ailment} | the winner of {contest} | the story of {era} | "
+       "some facts about {creature}",
+    do="explain {era} to me | teach me to {task} | talk me through how to {task} | "
+       "recommend a {rec} | suggest a {rec} | tell me about {famous} | "
+       "sum up {show} | describe {org} | write me a {writing} about {creature}",
+    topic="{famous}, how old are they now | {show}, is it worth watching | "
+          "{dish}, how long does it need | {era}, what was that about",
+)
+UNKNOWN_SLOTS: dict[str, tuple[str, ...]] = {
+    "era": ("the Vikings", "the Tudors", "the Space Race", "the Gold Rush", "the Black Death",
+            "the Wars of the Roses", "the Ming dynasty", "the American Civil War", "the Blitz",
+            "prohibition", "the Stone Age", "the Aztec empire"),
+    "contest": ("the Grand National", "Bake Off", "the Boat Race", "the Ryder Cup",
+                "the darts last night", "the Masters", "Strictly", "the Booker Prize",
+                "the snooker", "the Six Nations", "the Ashes"),
+    "famous": ("Dolly Parton", "Usain Bolt", "Keanu Reeves", "Rihanna", "David Attenborough",
+               "Lewis Hamilton", "Ed Sheeran", "Meryl Streep", "Bill Gates", "Simone Biles",
+               "the King", "Shakira", "Harry Styles", "Greta Thunberg"),
+    "org": ("the BBC", "Google", "the NHS", "IKEA", "Oxford University", "the Red Cross",
+            "Amazon", "Lego", "the United Nations", "Tesco", "the Royal Mail", "NASA"),
+    "dish": ("a turkey", "a leg of lamb", "roast potatoes", "a salmon fillet", "carbonara",
+             "a Sunday roast", "brownies", "a Victoria sponge", "fried rice", "a shepherd's pie",
+             "a gammon joint", "Yorkshire puddings"),
+    "ailment": ("a rash", "heartburn", "a sprained ankle", "earache", "a cough that won't go",
+                "toothache", "a nosebleed", "feeling dizzy", "a stiff neck", "hiccups",
+                "a bee sting", "sunburn"),
+    "show": ("Doctor Who", "EastEnders", "Breaking Bad", "The Crown", "Friends",
+             "Line of Duty", "Stranger Things", "Coronation Street", "Succession",
+             "The Simpsons", "Peppa Pig", "Love Island"),
+    "channel": ("BBC One", "ITV", "Netflix", "channel four", "the telly", "TV", "Sky",
+                "the radio"),
+    "task": ("unblock a sink", "change a tyre", "tie a tie", "get rid of ants",
+             "fix a dripping tap", "learn the guitar", "get a stain out", "grow tomatoes",
+             "bleed a radiator", "iron a shirt", "train a puppy", "paint a ceiling",
+             "start a podcast", "write a CV", "fall asleep faster"),
+    "creature": ("cats", "owls", "bees", "dolphins", "dogs", "penguins", "bats", "octopuses",
+                 "geese", "hedgehogs"),
+    "habit": ("purr", "sleep so much", "dance", "migrate", "hibernate", "howl at night",
+              "sing in the morning", "live so long"),
+    "rec": ("good book", "film for tonight", "board game", "podcast", "holiday spot",
+            "name for a goldfish", "present for my dad", "box set", "wine for dinner"),
+    "writing": ("limerick", "short story", "rap", "bedtime story", "joke"),
+}
 
-def refusal_question(name: str, rng: random.Random) -> str:
-    """A request the assistant must refuse with the reply of skill ``name``, its slots filled."""
-    text = frame(REFUSAL_CORES[name], rng)
-    for slot, values in REFUSAL_SLOTS.items():
+
+def unknown_question(rng: random.Random) -> str:
+    """A question about the world beyond the model's facts (:data:`UNKNOWN_CORE`), filled."""
+    return _fill(frame(UNKNOWN_CORE, rng), UNKNOWN_SLOTS, rng)
+
+
+def _fill(text: str, slots: dict[str, tuple[str, ...]], rng: random.Random) -> str:
+    for slot, values in slots.items():
         while "{" + slot + "}" in text:
             text = text.replace("{" + slot + "}", rng.choice(values), 1)
     return text.replace("  ", " ")
+
+
+def refusal_question(name: str, rng: random.Random) -> str:
+    """A request the assistant must refuse with the reply of skill ``name``, its slots filled."""
+    return _fill(frame(REFUSAL_CORES[name], rng), REFUSAL_SLOTS, rng)

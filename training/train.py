@@ -90,6 +90,10 @@ class TrainConfig:
     # (training.corpus.build_tool_corpus).
     refusal_dialogs: int = 0
     fewer_tools: float = 0.0
+    # Questions about the world beyond the model's facts, refused (training.corpus.
+    # unknown_refusals), and old conversations with follow-ups asked with asides.
+    unknown_dialogs: int = 0
+    follow_asides: int = 0
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -362,7 +366,9 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
                                    grammar_dialogs_n=cfg.grammar_dialogs,
                                    grammar_history_p=cfg.grammar_history,
                                    refusal_dialogs_n=cfg.refusal_dialogs,
-                                   fewer_tools_p=cfg.fewer_tools)  # fmt: skip
+                                   fewer_tools_p=cfg.fewer_tools,
+                                   unknown_dialogs_n=cfg.unknown_dialogs,
+                                   follow_asides_n=cfg.follow_asides)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

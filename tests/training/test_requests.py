@@ -182,3 +182,49 @@ def test_more_refusals_and_fewer_tools_on_offer(small_corpus):
                 assert json_call(c)[0]["name"] in names, d.messages
     bare = next(d for d in more.train if d.messages[0][0] != "tools")
     assert fewer_tools(bare, random.Random(0)) is bare  # no tools offered: nothing to leave out
+
+
+def test_questions_beyond_the_facts_are_refused_and_follow_ups_get_asides(small_corpus):
+    """``unknown_dialogs_n`` adds questions about the world beyond the model's facts, whole and
+    in many shapes, each with out_of_domain_wide's reply and never a held-out prompt;
+    ``follow_asides_n`` adds old conversations of two or more questions where some question
+    has an aside and every reply is as before. The held-out rows do not change."""
+    rng = random.Random(6)
+    said = {requests.unknown_question(rng) for _ in range(300)}
+    assert len(said) > 250
+    assert not [s for s in said if "{" in s or "}" in s]
+    plain = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=1000)
+    more = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=1000,
+                             unknown_dialogs_n=600, follow_asides_n=400)  # fmt: skip
+    assert [d.messages for d in plain.heldout] == [d.messages for d in more.heldout]
+    before = Counter(d.messages for d in plain.train)
+    added = list((Counter(d.messages for d in more.train) - before).elements())
+    held = {_bare(d) for d in more.heldout}
+    assert not [m for m in added if _bare(_Row(m)) in held]
+    reply = next(s for s in more.skills if s.name == "out_of_domain_wide").facts[0].reply
+    unknown = [m for m in added if m[-1] == ("assistant", reply)
+               and sum(r == "user" for r, _ in m) == 1]  # fmt: skip
+    assert 550 <= len(unknown) <= 600
+    assert 0.75 < sum(m[0][0] == "tools" for m in unknown) / len(unknown) < 0.95
+    follow = [m for m in added if sum(r == "user" for r, _ in m) >= 2]
+    assert len(follow) > 150  # the small corpus holds few conversations of aside skills
+    by_reply: dict[tuple, list[list[str]]] = {}
+    for d in plain.train:
+        replies = tuple(c for r, c in d.messages if r == "assistant")
+        by_reply.setdefault(replies, []).append([c for r, c in d.messages if r == "user"])
+    aside_seen = 0
+    for m in follow:
+        asked = [c for r, c in m if r == "user"]
+        was = by_reply.get(tuple(c for r, c in m if r == "assistant"), [])
+        if not was:  # an old conversation the plain corpus did not sample
+            continue
+        assert any(len(asked) == len(w) and asked != w and all(
+            q.rstrip("?.!")[1:] in a for a, q in zip(asked, w, strict=True))
+            for w in was), asked
+        aside_seen += 1
+    assert aside_seen > 100
+
+
+class _Row:
+    def __init__(self, messages):
+        self.messages = messages

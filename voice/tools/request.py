@@ -380,7 +380,7 @@ def _named(w: str) -> bool:
 
 # Where a timer's name is said, in the order they are tried.
 _NAMED_AS = (r"\b(?:called|named|labell?ed) ((?:[^ |]+ ?){1,3})",
-             r"\b(?:the|my) ([^ |]+) needs\b", r"\bfor (?:the|my|a|an) ([^ |]+)",
+             r"\b(?:the|my) ([^ |]+) needs\b", r"\bfor (?:the|my|a|an) ([^ |]+(?: [^ |]+)?)",
              r"\bput (?:the|my) ([^ |]+) on\b", r"\btime (?:the|my) ([^ |]+)")  # fmt: skip
 
 
@@ -395,6 +395,10 @@ def _label(words: list[str]) -> str:
         m = re.search(pat, t)
         if m:
             got = [x for x in m.group(1).split() if _named(x)]
+            if pat.startswith(r"\bfor"):  # "for the roast chicken": a second word that names
+                first, *more = m.group(1).split()
+                got = [first] + [x for x in more if _named(x) and x not in _NOT_THE_WORD] \
+                    if _named(first) else []  # fmt: skip
             if got:
                 return " ".join(got)
     for i, w in enumerate(words):

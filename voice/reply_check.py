@@ -83,6 +83,7 @@ class Holdback:
         self.on_text = on_text
         self.sent = ""  # what went on
         self.held = ""
+        self.hold_all = False  # hold every sentence until release (the reply may be replaced)
 
     def begin(self) -> None:
         """A new round of the model: its text starts afresh."""
@@ -92,7 +93,7 @@ class Holdback:
         self.held += text
         cut = _last_sentence_end(self.held)
         # A garbled sentence is held too, and so is everything after it.
-        if cut and not garbled(self.sent + self.held[:cut]):
+        if cut and not self.hold_all and not garbled(self.sent + self.held[:cut]):
             self._emit(self.held[:cut])
             self.held = self.held[cut:]
 

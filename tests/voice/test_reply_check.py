@@ -140,7 +140,8 @@ def test_a_call_every_tool_rejects_is_decoded_again_carefully() -> None:
     heard: list[str] = []
     box = Toolbox()
     try:
-        a = answer(llm, [{"role": "user", "content": "set a tea timer for five minutes"}], box,
+        # (no tool reads this request whole: no timer word; see the test after the next)
+        a = answer(llm, [{"role": "user", "content": "tea, five minutes, start counting"}], box,
                    heard.append)
         assert llm.modes == [None, "reference", None] and a.stats["tool_retried"] == 1
         assert [(t.name, t.ok) for t in a.tools] == [("timer", True)]
@@ -196,3 +197,78 @@ def test_a_call_that_does_not_parse_is_decoded_again_carefully() -> None:
     finally:
         box.close()
         llm.close()
+
+
+def test_a_tool_that_reads_the_request_whole_is_called_when_the_model_did_not() -> None:
+    """Asked "spell island for my six year old", the model says sorry in words; the spell tool
+    reads the request whole (a word asked to be spelled), so the assistant calls it as the model
+    would have, and the model words the result. The sorry is never heard."""
+    llm = ScriptedLLM([("Sorry, I don't know about that.", []),
+                       ("Island is spelled I, S, L, A, N, D.", [])])
+    heard: list[str] = []
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": "spell island for my six year old"}], box,
+                   heard.append)
+        assert [(t.name, t.ok) for t in a.tools] == [("spell", True)]
+        assert a.stats["tool_claimed"] == "spell" and a.tools[0].read == {"word": "island"}
+        assert "".join(heard) == a.text == "Island is spelled I, S, L, A, N, D."
+        second = llm.seen[1][0]
+        assert second[-2] == {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_claimed", "type": "function",
+             "function": {"name": "spell", "arguments": "{}"}}]}  # fmt: skip
+    finally:
+        box.close()
+
+
+def test_another_tool_than_the_one_that_reads_the_request_is_not_run() -> None:
+    """The model calls the clock for "add 480 and 515, it's the two rent payments", leaving
+    the arguments to the request (as the demo model does): the calculator reads the request
+    whole and the clock does not, so the calculator runs and the clock never does. A call with
+    arguments of the model's own stands (the garbled-reply test above: "3 * 60")."""
+    llm = ScriptedLLM([("", [("clock", {})]), ("That's nine hundred and ninety five.", [])])
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content":
+                          "add 480 and 515 for me, it's the two rent payments"}], box,
+                   lambda t: None)  # fmt: skip
+        assert [t.name for t in a.tools] == ["calculator"]
+        assert a.tools[0].result.endswith("is nine hundred and ninety five")
+    finally:
+        box.close()
+
+
+@pytest.mark.parametrize(
+    "said,reply,calls",
+    [("what is the capital of Peru", "The capital of Peru is Lima.", []),  # no tool reads it
+     ("set a timer for five minutes", "", [("timer", {})]),  # the model called the tool
+     ("call mum and tell her I'm late", "Sorry, I can't do that.", [])],
+)  # fmt: skip
+def test_the_models_own_route_stands_where_no_other_tool_reads_the_request(said, reply, calls):
+    """Where no tool reads the request whole, or the model called one that does, the turn goes
+    as the model said, and words that no tool could replace are not held back: they are heard
+    as the model writes them."""
+    llm = ScriptedLLM([(reply, calls), ("Done.", [])])
+    heard: list[str] = []
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": said}], box, heard.append)
+        assert "tool_claimed" not in a.stats
+        assert [t.name for t in a.tools] == [n for n, _ in calls]
+        if reply:
+            assert heard[0] == reply  # streamed as written, not at the end
+    finally:
+        box.close()
+
+
+def test_no_tool_is_called_that_the_client_left_out() -> None:
+    """A client that offers the tools without the spell tool (``diffvoice wyoming`` leaves the
+    timer out) never gets a call to it: the model's words stand."""
+    llm = ScriptedLLM([("Sorry, I can only do sums and conversions.", [])])
+    box = Toolbox()
+    box.specs = [s for s in box.specs if s["function"]["name"] != "spell"]
+    try:
+        a = answer(llm, [{"role": "user", "content": "spell island"}], box, lambda t: None)
+        assert a.tools == [] and a.text.startswith("Sorry")
+    finally:
+        box.close()

@@ -142,6 +142,22 @@ def test_timers_set_list_cancel_left_with_a_fake_clock():
     assert fired == []
 
 
+def test_a_name_said_later_finds_the_one_timer_set_without_a_name():
+    """ "Timer for 8 minutes, the bread's in" sets a timer with no name; "how much longer on
+    the bread?" asks about it. A name that matches no named timer still says so, and "the
+    lasagne's" is the lasagne timer."""
+    now = [0.0]
+    t = Timers(None, clock=lambda: now[0])
+    t.call("set", "8 minutes")
+    now[0] += 120
+    said, ok = t.call("left", label="bread")
+    assert ok and said.startswith("six minutes left"), said
+    t.call("set", "forty minutes", "lasagne")
+    assert t.call("left", label="bread") == ("there's no bread timer", False)  # two: which?
+    assert t.call("cancel", label="lasagne's") == ("the lasagne timer is cancelled", True)
+    t.close()
+
+
 def test_a_timer_fires_on_the_loop_and_closing_cancels_the_rest():
     async def main():
         fired = []

@@ -66,6 +66,8 @@ TOOL_SPECS: list[dict] = [
         }, "required": ["word"]}}},
 ]  # fmt: skip
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
+# A timer word with a length says more than the two units in "2 minutes 30 seconds".
+CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
 
@@ -141,6 +143,21 @@ class Toolbox:
         except Exception as e:  # a tool bug must not end the conversation
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
+
+    def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:
+        """The tools among ``offered`` that plainly read the whole request (a timer word with a
+        length, a word asked to be spelled, a whole sum, an amount and two units, a date to
+        count to; :func:`voice.tools.request.claimed`), the one that says most about what is
+        asked first. Reads only: what the conversation remembers ("that", the last conversion)
+        is kept."""
+        before = self.units.last
+        try:
+            return tuple(name for name in CLAIM_ORDER if name in offered
+                         and claimed(name, request, self.units, self.calculator))  # fmt: skip
+        except Exception:  # a reader's bug must not end the turn: no claim
+            return ()
+        finally:
+            self.units.last = before
 
     def _dispatch(self, name: str, a: dict) -> tuple[str, bool]:
         if name == "clock":
@@ -245,6 +262,14 @@ def answer(
     convo = list(messages)
     request = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"
                     and isinstance(m.get("content"), str)), None)  # fmt: skip
+    # A tool that plainly reads the whole request (a word to spell, a whole sum, an amount and
+    # two units, a timer with its length, a date to count to) is called even when the model
+    # answers in words or calls another tool: the tools' strict readers vouch for the route.
+    # The first round's words are held until then (they may not be said).
+    claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
+        if toolbox and request and tool_choice == "auto" and messages \
+        and messages[-1].get("role") == "user" else ()  # fmt: skip
+    hold.hold_all = bool(claims)
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -262,7 +287,20 @@ def answer(
         client = [c for c in calls if c["function"]["name"] in theirs]
         done: list[ToolRun] = []  # built-in calls of this round already run (by the retry)
         careful = getattr(llm, "careful_mode", None)
-        if careful and calls and not client and round_ < MAX_ROUNDS and toolbox:
+        vouched = False
+        # (a call with arguments of its own is the model's reading, and stands)
+        if round_ == 0 and claims and not client and all(map(_bare, calls)) and not set(
+                claims) & {c["function"]["name"] for c in calls}:  # fmt: skip
+            run = toolbox.run(claims[0], {}, "call_claimed", request)  # bare, as the model's
+            if run.ok:
+                vouched, done = True, [run]
+                calls = [{"id": run.id, "type": "function",
+                          "function": {"name": run.name, "arguments": "{}"}}]  # fmt: skip
+                stats["tool_claimed"] = run.name
+        hold.hold_all = False
+        if vouched:
+            hold.begin()  # the model's own words of this round are not said
+        elif careful and calls and not client and round_ < MAX_ROUNDS and toolbox:
             # A round whose every call the tools reject (the wrong tool, arguments they cannot
             # read) is decoded once more with the careful decoder before anyone says sorry.
             # Only then: a call that ran (a timer set) is never run twice.
@@ -298,7 +336,8 @@ def answer(
             _tool_stats(stats, runs, tool_s)
             reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"
             return Answer(text, reason, stats, runs, extra, 1000 * tool_s)
-        call_msg = {"role": "assistant", "content": r.text or None, "tool_calls": calls}
+        call_msg = {"role": "assistant", "content": None if vouched else r.text or None,
+                    "tool_calls": calls}  # fmt: skip
         results = []
         ran = {x.id: x for x in done}
         for c in calls:
@@ -319,6 +358,15 @@ def answer(
             hold.release(r.text.strip())
             return Answer(r.text.strip(), "tool_calls", stats, runs, extra, 1000 * tool_s, client)
     raise AssertionError("unreachable")
+
+
+def _bare(call: dict) -> bool:
+    """Whether a call leaves its arguments to be read from the request (the demo model's)."""
+    a = call["function"].get("arguments") or "{}"
+    try:
+        return (json.loads(a) if isinstance(a, str) else a) == {}
+    except json.JSONDecodeError:
+        return False
 
 
 def _run(toolbox: Toolbox, call: dict, request: str | None) -> ToolRun:

@@ -301,7 +301,11 @@ def clock_args(text: str) -> dict:
             m = re.search(r"^(?:when is|how far away is|is)\s+(.+?)(?:\s+soon)?$", w)
         d = m.group(1) if m else w
         d = re.sub(r"\s+(?:soon|from now|from today)$", "", _in_clause(d, text)).strip()
-        return {"what": "until", "date": _date_in(d)}
+        d = _date_in(d)  # not a date after the first "to" ("we need to book ..."): the one named
+        return {"what": "until", "date": d if parse_date(d, date.today()) else
+                _date_anywhere(w) or d}  # fmt: skip
+    if _UNTIL_ASKED.search(w) and (d := _date_anywhere(w)):  # "how far off halloween is"
+        return {"what": "until", "date": d}
     if "date" in w or "month" in w or "year" in w:
         return {"what": "date"}
     if (
@@ -314,6 +318,22 @@ def clock_args(text: str) -> dict:
     ):
         return {"what": "day"}
     return {"what": "time"}
+
+
+# Asking how long until something, when a date is named anywhere in the request ("how many
+# days are left before christmas", "how far off halloween is in days").
+_UNTIL_ASKED = re.compile(r"\b(?:how many (?:days|weeks|sleeps|nights)|how long|how far|"
+                          r"how soon|how close)\b")  # fmt: skip
+
+
+def _date_anywhere(w: str) -> str:
+    """The first date named in ``w`` (the longest words from there that name one), or ""."""
+    words, today = w.split(), date.today()
+    for i in range(len(words)):
+        for k in range(min(len(words), i + 5), i, -1):
+            if parse_date(" ".join(words[i:k]), today) is not None:
+                return " ".join(words[i:k])
+    return ""
 
 
 def _date_in(said: str) -> str:
@@ -545,7 +565,8 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
 
 # -- another tool, when the one named cannot read the request -----------------------------------
 _SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?)\b", re.IGNORECASE)
-_TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count ?down|countdown|nudge|alarm)\b",
+_TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count(?:ed)? ?down|countdown|nudge|"
+                          r"alarm|on the clock)\b",
                           re.IGNORECASE)  # fmt: skip
 # Tried in this order: the strictest readers first.
 OTHER_TOOLS = ("spell", "calculator", "units", "timer", "clock")

@@ -241,8 +241,12 @@ class Timers:
         if not label:
             return timers[:1]
         key = label.lower().removeprefix("the ").removesuffix(" timer").removesuffix(" reminder")
+        key = key.removesuffix("'s")  # "the lasagne's done, stop the timer"
         exact = [t for t in timers if t.label.lower() == key]
-        return exact or [t for t in timers if key and key in t.label.lower()]
+        found = exact or [t for t in timers if key and key in t.label.lower()]
+        if not found and len(timers) == 1 and not timers[0].label:
+            return timers  # "timer for 8 minutes, the bread's in" ... "how long on the bread?"
+        return found
 
     def cancel(self, label: str) -> tuple[str, bool]:
         if label.lower() in ("all", "everything", "all timers", "all of them"):

@@ -272,3 +272,29 @@ def test_no_tool_is_called_that_the_client_left_out() -> None:
         assert a.tools == [] and a.text.startswith("Sorry")
     finally:
         box.close()
+
+
+def test_what_the_conversation_remembers_counts_only_right_after_its_tool() -> None:
+    """ "And what about Italy?" after a conversion names nothing of a conversion, and "what
+    about 8?" a turn later than the conversion is not one: the model's words stand. Right
+    after the conversion, "and what about 8?" is the units tool's."""
+    box = Toolbox()
+    ask: list[dict] = []
+
+    def turn(said: str, script: list) -> object:
+        ask.append({"role": "user", "content": said})
+        a = answer(ScriptedLLM(script), list(ask), box, lambda t: None)
+        ask.append({"role": "assistant", "content": a.text})
+        return a
+
+    try:
+        turn("how many miles is ten kilometers", [("", [("units", {})]), ("About six.", [])])
+        a = turn("and what about Italy?", [("The capital of Italy is Rome.", [])])
+        assert a.tools == [] and a.text == "The capital of Italy is Rome."
+        a = turn("what about 8?", [("Eight is a number.", [])])
+        assert a.tools == [], a.tools
+        turn("how many miles is ten kilometers", [("", [("units", {})]), ("About six.", [])])
+        a = turn("and what about 8?", [("Eight is a number.", []), ("About five.", [])])
+        assert [(t.name, t.read["value"]) for t in a.tools] == [("units", "8")]
+    finally:
+        box.close()

@@ -106,12 +106,15 @@ class Toolbox:
         self.calculator = Calculator()
         self.units = UnitsReader()
         self.specs = TOOL_SPECS
+        self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
+        self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
 
     def forget(self) -> None:
         """The conversation was reset: "that" and "and in pounds?" refer to nothing any more
         (timers keep running: they were set in the world, not in the conversation)."""
         self.calculator.last = None
         self.units.last = None
+        self.last_ok = ("", -1)
 
     def run(
         self, name: str, arguments: dict | str, call_id: str = "", request: str | None = None
@@ -142,22 +145,30 @@ class Toolbox:
                         break
         except Exception as e:  # a tool bug must not end the conversation
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
+        if ok:
+            self.last_ok = (name, self.turn)
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
 
     def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:
         """The tools among ``offered`` that plainly read the whole request (a timer word with a
         length, a word asked to be spelled, a whole sum, an amount and two units, a date to
         count to; :func:`voice.tools.request.claimed`), the one that says most about what is
-        asked first. Reads only: what the conversation remembers ("that", the last conversion)
-        is kept."""
-        before = self.units.last
+        asked first. What the conversation remembers ("that", the last conversion) counts only
+        for the tool of the turn before ("and in yards?" right after a conversion), and is
+        kept as it was."""
+        memory = self.units.last, self.calculator.last
+        before = self.last_ok if self.last_ok[1] == self.turn - 1 else ("", -1)
+        if before[0] != "units":
+            self.units.last = None
+        if before[0] != "calculator":
+            self.calculator.last = None
         try:
             return tuple(name for name in CLAIM_ORDER if name in offered
                          and claimed(name, request, self.units, self.calculator))  # fmt: skip
         except Exception:  # a reader's bug must not end the turn: no claim
             return ()
         finally:
-            self.units.last = before
+            self.units.last, self.calculator.last = memory
 
     def _dispatch(self, name: str, a: dict) -> tuple[str, bool]:
         if name == "clock":
@@ -266,6 +277,8 @@ def answer(
     # two units, a timer with its length, a date to count to) is called even when the model
     # answers in words or calls another tool: the tools' strict readers vouch for the route.
     # The first round's words are held until then (they may not be said).
+    if toolbox:
+        toolbox.turn += 1
     claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
         if toolbox and request and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else ()  # fmt: skip

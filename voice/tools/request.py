@@ -583,6 +583,9 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         e = calculator_args(text, calc)["expression"]
         return {"expression": e} if _a_sum(e, calc) else None
     if name == "units":
+        said = _trim(_words(text))
+        if _quantity(said) is None and not _unit_spans(said):
+            return None  # "and what about Italy?": nothing of a conversion is said
         before = units.last
         args = units.args(text)
         if _two_units(args):

@@ -429,6 +429,7 @@ def build_tool_corpus(
     seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
     grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0, refusal_dialogs_n: int = 0,
     fewer_tools_p: float = 0.0, unknown_dialogs_n: int = 0, follow_asides_n: int = 0,
+    old_asides_n: int = 0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -452,7 +453,8 @@ def build_tool_corpus(
 
     ``unknown_dialogs_n`` more training rows ask about the world beyond the model's facts
     (:func:`unknown_refusals`); ``follow_asides_n`` more are old conversations of two or more
-    questions with asides said around their turns (:func:`asides` with ``turns=True``).
+    questions with asides said around their turns (:func:`asides` with ``turns=True``), and
+    ``old_asides_n`` more old single questions with an aside (:func:`asides`).
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -511,11 +513,13 @@ def build_tool_corpus(
         more += grammar_refusals(base.skills + refusals, r_rng, refusal_dialogs_n - len(more))
         train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
         r_rng.shuffle(train)
-    if unknown_dialogs_n or follow_asides_n:
+    if unknown_dialogs_n or follow_asides_n or old_asides_n:
         u_rng = random.Random(f"unknown-{seed}")
         more = unknown_refusals(base.skills + refusals, u_rng, unknown_dialogs_n)
         chat = [d for d in old if not tool_skill(d)]
         more += asides(chat, base.skills, u_rng, follow_asides_n, turns=True)
+        if old_asides_n:
+            more += asides(chat, base.skills, random.Random(f"old-asides-{seed}"), old_asides_n)
         train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
         u_rng.shuffle(train)
     if fewer_tools_p:

@@ -94,6 +94,7 @@ class TrainConfig:
     # unknown_refusals), and old conversations with follow-ups asked with asides.
     unknown_dialogs: int = 0
     follow_asides: int = 0
+    old_asides: int = 0  # and old single questions with an aside (training.corpus.asides)
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -368,7 +369,8 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
                                    refusal_dialogs_n=cfg.refusal_dialogs,
                                    fewer_tools_p=cfg.fewer_tools,
                                    unknown_dialogs_n=cfg.unknown_dialogs,
-                                   follow_asides_n=cfg.follow_asides)  # fmt: skip
+                                   follow_asides_n=cfg.follow_asides,
+                                   old_asides_n=cfg.old_asides)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

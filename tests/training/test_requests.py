@@ -223,6 +223,11 @@ def test_questions_beyond_the_facts_are_refused_and_follow_ups_get_asides(small_
             for w in was), asked
         aside_seen += 1
     assert aside_seen > 100
+    single = build_tool_corpus(3, small_corpus, 2000, 2000, grammar_dialogs_n=1000,
+                               old_asides_n=300)  # fmt: skip
+    added = list((Counter(d.messages for d in single.train) - before).elements())
+    assert 150 < len(added) <= 300
+    assert all(sum(r == "user" for r, _ in m) == 1 and ", " in m[-2][1] for m in added)
 
 
 class _Row:

@@ -349,3 +349,20 @@ def test_a_lone_number_is_not_a_calculation():
     r = c.calculate("of eight")
     assert not r.ok and "only heard the number eight" in r.text
     assert c.calculate("six plus seven").ok and c.calculate("that").text == "thirteen is thirteen"
+
+
+def test_a_bare_spell_call_needs_a_spelling_asked_for():
+    """The spell tool, called with no arguments, spells a word only where the request asks for
+    a spelling ("how is chameleon written") or follows one ("and necessary?"): "ring my sister
+    for me" is not spelled "sister"."""
+    box = Toolbox()
+    box.turn = 1
+    assert not box.run("spell", {}, "c", "ring my sister for me").ok
+    run = box.run("spell", {}, "c", "I'm writing a card, tell me how chameleon is written")
+    assert run.ok and run.read == {"word": "chameleon"}
+    box.turn = 2
+    run = box.run("spell", {}, "c", "and necessary?")
+    assert run.ok and run.read == {"word": "necessary"}
+    box.turn = 4
+    assert not box.run("spell", {}, "c", "and necessary?").ok  # two turns later: not a follow-up
+    box.close()

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
-from voice.tools.request import OTHER_TOOLS, UnitsReader, claimed, read_arguments
+from voice.tools.request import (
+    OTHER_TOOLS,
+    SPELL_ASKED,
+    UnitsReader,
+    claimed,
+    read_arguments,
+)
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import convert
@@ -135,6 +141,9 @@ class Toolbox:
         try:
             if not args and request:
                 read = read_arguments(name, request, self.units, self.calculator)
+                spelling = self.last_ok[0] == "spell" and self.last_ok[1] >= self.turn - 1
+                if name == "spell" and not SPELL_ASKED.search(request) and not spelling:
+                    read = {"word": ""}  # "ring my sister": nothing asks for a spelling
             result, ok = self._dispatch(name, args if read is None else read)
             if read is not None and not ok:  # another tool may read what this one cannot
                 for other in OTHER_TOOLS:

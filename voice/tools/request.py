@@ -564,7 +564,8 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
 
 
 # -- another tool, when the one named cannot read the request -----------------------------------
-_SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?)\b", re.IGNORECASE)
+SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?|written|write)\b",
+                          re.IGNORECASE)  # fmt: skip
 _TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count(?:ed)? ?down|countdown|nudge|"
                           r"alarm|on the clock)\b",
                           re.IGNORECASE)  # fmt: skip
@@ -578,7 +579,7 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
     units (or a new amount after a conversion), a timer or reminder word with a length, a
     date to count to. Used when the tool the model named cannot read the request."""
     if name == "spell":
-        return spell_args(text) if _SPELL_ASKED.search(text) else None
+        return spell_args(text) if SPELL_ASKED.search(text) else None
     if name == "calculator":
         e = calculator_args(text, calc)["expression"]
         return {"expression": e} if _a_sum(e, calc) else None

@@ -42,6 +42,11 @@ def test_calculator_reads_the_expression(text, want):
          {"what": "until", "date": "christmas eve"}),
         ("how many days until halloween the kids keep asking",
          {"what": "until", "date": "halloween"}),
+        # how long until, with the date named anywhere; the first "to" is not always it
+        ("how close are we to valentine's day", {"what": "until", "date": "valentine's day"}),
+        ("how far off is new year's day, roughly", {"what": "until", "date": "new year's day"}),
+        ("we have to pack, how many weeks to easter", {"what": "until", "date": "easter"}),
+        ("how many sleep still christmas", {"what": "until", "date": "christmas"}),  # Whisper
     ],
 )
 def test_clock_reads_what_is_asked(text, want):

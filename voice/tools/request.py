@@ -322,7 +322,7 @@ def clock_args(text: str) -> dict:
 
 # Asking how long until something, when a date is named anywhere in the request ("how many
 # days are left before christmas", "how far off halloween is in days").
-_UNTIL_ASKED = re.compile(r"\b(?:how many (?:days|weeks|sleeps|nights)|how long|how far|"
+_UNTIL_ASKED = re.compile(r"\b(?:how many (?:days?|weeks?|sleeps?|nights?)|how long|how far|"
                           r"how soon|how close)\b")  # fmt: skip
 
 

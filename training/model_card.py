@@ -122,6 +122,8 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
               "(`training.corpus.unknown_refusals`), and up to "
               f"{cfg.get('follow_asides', 0)} old conversations of two or more questions asked "
               "with asides around their turns (`training.corpus.asides`)"
+              + (f", and {cfg['old_asides']} more old single questions with an aside"
+                 if cfg.get("old_asides") else "")
               if cfg.get("unknown_dialogs") else "")
            + ". Held-out rows as before."]
           if tr.get("warm_start") and cfg.get("grammar_dialogs") else []),

@@ -72,6 +72,8 @@ def garbled(text: str) -> bool:
         return True
     if text[-1] in ",;:":  # "Sorry, I couldn't read the number,": cut off mid-sentence
         return True
+    if not _END.search(text) and _SENTENCE.search(text):
+        return True  # a sentence after a finished one, with no end: cut off at the block's end
     return not _END.search(text) and bool(words) and words[-1] in _DANGLING
 
 

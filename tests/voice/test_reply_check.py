@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
     ["There are", "The capital of", "Seven times eight is is fifty six.", "<tool_call>clock",
      "..", "I, I'm,. for asking I How can I help?", "The capital of C't Oslo..",
      "Sorry, I can't,.?", "I, I well, thanks for?. How can I help?",
-     "Sorry, I couldn't read the number,", "Sorry, I don't"],
+     "Sorry, I couldn't read the number,", "Sorry, I don't",
+     "Sorry, I don't know about that. I can help with countries, planets, numbers, units"],
 )
 def test_garbled(text: str) -> None:
     assert garbled(text)

@@ -577,12 +577,18 @@ def grammar_refusals(skills: list[Skill], rng: random.Random, n: int, header_p: 
     out = []
     for _ in range(n):
         name = rng.choices(names, [4 if k == "no_actions" else 1 for k in names])[0]
-        fact = by_name[name].facts[0]
         q = speak(requests.refusal_question(name, rng), rng, 0.5)
-        d = Dialog((("user", q), ("assistant", fact.reply)), name, fact.answers, "train", -1,
-                   fact.key)  # fmt: skip
-        out.append(with_tools(d) if rng.random() < max(header_p, 0.85) else d)
+        out.append(_refused(q, by_name[name], rng, max(header_p, 0.85)))
     return out
+
+
+def _refused(q: str, skill: Skill, rng: random.Random, tools_p: float) -> Dialog:
+    """``q`` answered with refusal skill ``skill``'s reply; with the tools on offer with
+    probability ``tools_p``."""
+    fact = skill.facts[0]
+    d = Dialog((("user", q), ("assistant", fact.reply)), skill.name, fact.answers, "train", -1,
+               fact.key)  # fmt: skip
+    return with_tools(d) if rng.random() < tools_p else d
 
 
 def unknown_refusals(skills: list[Skill], rng: random.Random, n: int) -> list[Dialog]:
@@ -590,14 +596,9 @@ def unknown_refusals(skills: list[Skill], rng: random.Random, n: int) -> list[Di
     cooking, health, television, sport; :func:`training.requests.unknown_question`) with
     out_of_domain_wide's reply, most with the tools on offer: what the model does not know it
     says so, rather than calling a tool or answering with a fact it does know."""
-    fact = next(s for s in skills if s.name == "out_of_domain_wide").facts[0]
-    out = []
-    for _ in range(n):
-        q = speak(requests.unknown_question(rng), rng, 0.5)
-        d = Dialog((("user", q), ("assistant", fact.reply)), "out_of_domain_wide", fact.answers,
-                   "train", -1, fact.key)  # fmt: skip
-        out.append(with_tools(d) if rng.random() < 0.85 else d)
-    return out
+    skill = next(s for s in skills if s.name == "out_of_domain_wide")
+    return [_refused(speak(requests.unknown_question(rng), rng, 0.5), skill, rng, 0.85)
+            for _ in range(n)]  # fmt: skip
 
 
 # Skills whose questions are asked with an aside in training (not greetings and thanks, where
@@ -617,10 +618,9 @@ def asides(dialogs: list[Dialog], skills: list[Skill], rng: random.Random, n: in
     pool = []
     for d in dialogs:
         roles = [r for r, _ in d.messages if r != "tools"]
-        if intents.get(d.skill) not in ASIDE_INTENTS or set(roles[1::2]) != {"assistant"} \
-                or set(roles[::2]) != {"user"} or len(roles) % 2:
-            continue
-        if (len(roles) > 2) == turns:
+        asked = len(roles) // 2  # questions, each answered
+        if intents.get(d.skill) in ASIDE_INTENTS and roles == ["user", "assistant"] * asked \
+                and asked and (asked > 1) == turns:  # fmt: skip
             pool.append(d)
     out = []
     for d in rng.sample(pool, min(n, len(pool))):

@@ -414,11 +414,12 @@ def _label(words: list[str]) -> str:
     for pat in _NAMED_AS:
         m = re.search(pat, t)
         if m:
-            got = [x for x in m.group(1).split() if _named(x)]
+            said = m.group(1).split()
             if pat.startswith(r"\bfor"):  # "for the roast chicken": a second word that names
-                first, *more = m.group(1).split()
-                got = [first] + [x for x in more if _named(x) and x not in _NOT_THE_WORD] \
-                    if _named(first) else []  # fmt: skip
+                got = [said[0]] + [x for x in said[1:] if _named(x) and x not in _NOT_THE_WORD] \
+                    if _named(said[0]) else []  # fmt: skip
+            else:
+                got = [x for x in said if _named(x)]
             if got:
                 return " ".join(got)
     for i, w in enumerate(words):

@@ -11,7 +11,14 @@ import pytest
 from engine.replies import ResultPointer, expand_result
 from training.skills_tools import ToolSampler, choose_tool_heldout, json_call
 from voice.tools import Toolbox
-from voice.tools.request import calculator_args, clock_args, spell_args, timer_args
+from voice.tools.request import (
+    UnitsReader,
+    calculator_args,
+    claimed,
+    clock_args,
+    spell_args,
+    timer_args,
+)
 
 
 @pytest.mark.parametrize(
@@ -334,3 +341,34 @@ def test_a_reminder_keeps_the_names_capitals():
     ):  # fmt: skip
         assert box.run("timer", {}, request=said).result == result
     box.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "what"),
+    [("quick, what's the time, I think we're late for the school run", "time"),
+     ("what time is it", "time"), ("do you know what time it is", "time"),
+     ("what time've you got, my phone's in the other room", "time"),
+     ("have you got the time", "time"), ("let me know the time, I've got a train", "time"),
+     ("is it lunchtime yet, what's the actual time", "time"), ("time?", "time"),
+     ("today's date? it's for a form", "date"), ("I need today's date for a form", "date"),
+     ("what year is it, I keep writing the wrong one", "date"),
+     ("what month are we in", "date"), ("what day is it today", "day"),
+     ("remind me which weekday we're on", "day"),
+     ("I can never keep track of what weekday it is today", "day")],
+)  # fmt: skip
+def test_the_clock_claims_a_question_of_the_time_now(said, what):
+    """A clause that asks for the time, date, weekday or year as it is now is the clock's,
+    whatever else the request says."""
+    assert claimed("clock", said, UnitsReader(), None) == {"what": what}
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["what time does the film start", "what's the date of easter", "what's the time in tokyo",
+     "what day is christmas", "what's the day after monday", "it's time for bed",
+     "set a timer for the time it takes", "what's the weather today", "put Radio 2 on"],
+)  # fmt: skip
+def test_the_clock_does_not_claim_other_questions_about_times(said):
+    """A time asked of something else (a film, a holiday, another place), a day asked in
+    relation to another, or no question of the time at all."""
+    assert claimed("clock", said, UnitsReader(), None) is None

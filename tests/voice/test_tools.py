@@ -366,3 +366,19 @@ def test_a_bare_spell_call_needs_a_spelling_asked_for():
     box.turn = 4
     assert not box.run("spell", {}, "c", "and necessary?").ok  # two turns later: not a follow-up
     box.close()
+
+
+def test_a_bare_clock_call_needs_a_time_a_day_or_a_date_said():
+    """The clock, called with no arguments, answers only a request that says something it
+    reads (a time or day word, a date): "put Radio 2 on" is not told the time, and the sorry
+    says what the clock can do."""
+    box = Toolbox()
+    try:
+        run = box.run("clock", {}, "c", "put Radio 2 on")
+        assert not run.ok and run.result.startswith("sorry, I can tell the time")
+        for said in ("quick, what's the time", "what's today", "how long till march 3rd",
+                     "is it friday yet"):  # fmt: skip
+            assert box.run("clock", {}, "c", said).ok, said
+        assert box.run("clock", {"what": "time"}, "c", "put Radio 2 on").ok  # its own reading
+    finally:
+        box.close()

@@ -23,6 +23,7 @@ from voice.tools.request import (
     SPELL_ASKED,
     UnitsReader,
     claimed,
+    clock_asked,
     read_arguments,
 )
 from voice.tools.spell import spell
@@ -144,6 +145,8 @@ class Toolbox:
                 spelling = self.last_ok[0] == "spell" and self.last_ok[1] >= self.turn - 1
                 if name == "spell" and not SPELL_ASKED.search(request) and not spelling:
                     read = {"word": ""}  # "ring my sister": nothing asks for a spelling
+                if name == "clock" and not clock_asked(request):
+                    read = {"what": ""}  # "put Radio 2 on": nothing asks the time
             result, ok = self._dispatch(name, args if read is None else read)
             if read is not None and not ok:  # another tool may read what this one cannot
                 for other in OTHER_TOOLS:

@@ -143,7 +143,10 @@ class Clock:
 
     def ask(self, what: str = "time", date_text: str | None = None) -> tuple[str, bool]:
         now = self.now()
-        what = str(what or "time").lower().strip()
+        what = str("time" if what is None else what).lower().strip()
+        if not what:  # a bare call on a request that asks nothing of the clock
+            return "sorry, I can tell the time, the date, the day and the days until a date", \
+                False  # fmt: skip
         if what in ("time", "now", "hour"):
             return f"it's {time_words(now.hour, now.minute)}", True
         if what in ("date", "today", "year", "month"):

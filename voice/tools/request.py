@@ -326,6 +326,35 @@ _UNTIL_ASKED = re.compile(r"\b(?:how many (?:days?|weeks?|sleeps?|nights?)|how l
                           r"how soon|how close)\b")  # fmt: skip
 
 
+# Asking for the time, date, weekday or year as it is now, in a clause of its own: "what's the
+# time", "what time is it", "what weekday it is today", "today's date", "tell me the time".
+# Anchored at the clause's end, so "what time does the film start", "what's the date of easter"
+# and "what's the time in tokyo" are not asked of the clock.
+_NOW_WORD = r"(?:time|date|day|weekday|year|month)"
+_NOW_TAIL = (r"(?:\s+(?:of the week|is it|it is|it's|is today|are we|we're|are we on|we're on|"
+             r"are we in|we're in|today|now|right now|please|pls|then|again|have you got|"
+             r"'ve you got|you got|do you have|is it now|is it today))*")
+_NOW_ASKED = re.compile(
+    r"(?:^|\b(?:what|which)(?:'s|s| is)?\s+|"  # "what's the time", "which weekday ..."
+    r"\b(?:tell|give|show|let|remind)\s+(?:me|us)(?:\s+know)?\s+|"  # "let me know the time"
+    r"\b(?:know|got|check|need|have)\s+)"  # "have you got the time", "I need today's date"
+    r"(?:the\s+|today's\s+)?(?:(?:actual|current|exact|correct|right)\s+)?"
+    + _NOW_WORD + r"(?:'ve)?" + _NOW_TAIL + r"$"
+    + r"|\btoday's date\b"  # "I need today's date for a form"
+)
+
+
+def now_asked(text: str) -> str:
+    """The clause that asks for the time, date, weekday or year now, or "" (see
+    :data:`_NOW_ASKED`): the clock answers it whatever else the request says ("quick, what's
+    the time, I think we're late")."""
+    for clause in _clauses(text.replace("\u2019", "'")):
+        c = " ".join(_trim(clause.lower().split()))
+        if _NOW_ASKED.search(c):
+            return c
+    return ""
+
+
 def _date_anywhere(w: str) -> str:
     """The first date named in ``w`` (the longest words from there that name one), or ""."""
     words, today = w.split(), date.today()
@@ -564,6 +593,20 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
     return {}
 
 
+# A request the clock can answer names a time, a day or a date (or counts to one): a bare clock
+# call on "put Radio 2 on" is the model's wrong route, not a question of the time.
+_CLOCK_WORDS = re.compile(
+    r"\b(time|times|date|dates|day|days|weekday|week|weeks|year|years|month|months|clock|"
+    r"o'clock|today|today's|tonight|tomorrow|sleeps?|zone|morning|afternoon|evening|night|noon|"
+    r"midnight|weekend|hour|hours|late|early|until|till|til|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)\b", re.IGNORECASE)  # fmt: skip
+
+
+def clock_asked(text: str) -> bool:
+    """Whether the request says anything the clock reads: a time or day word, or a date."""
+    return bool(_CLOCK_WORDS.search(text)) or bool(_date_anywhere(" ".join(_trim(_words(text)))))
+
+
 # -- another tool, when the one named cannot read the request -----------------------------------
 SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?|written|write)\b",
                           re.IGNORECASE)  # fmt: skip
@@ -602,4 +645,6 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         args = clock_args(text)
         if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
             return args
+        asked = now_asked(text)
+        return clock_args(asked) if asked else None
     return None

@@ -233,3 +233,51 @@ def test_questions_beyond_the_facts_are_refused_and_follow_ups_get_asides(small_
 class _Row:
     def __init__(self, messages):
         self.messages = messages
+
+
+
+def test_fact_turns_correct_step_and_ask_by_position(small_corpus):
+    """The fact rows people say differently: a corrected value is answered for the value meant
+    (named after the correction), a follow-up that steps along an order answers for the item
+    after the last answer, and the planets at either end are Mercury and Neptune."""
+    from training.corpus import fact_turns
+    from training.requests import REPAIRS
+
+    rows = fact_turns(small_corpus.skills, small_corpus.plan, random.Random(5), 300, 0.0)
+    assert len(rows) == 300
+    facts = {s.name: {f.key: f for f in s.facts} for s in small_corpus.skills}
+    repairs, steps, ends = rows[0::3], rows[1::3], rows[2::3]
+    heads = [r.split("{x}")[0].strip(", ") for r in REPAIRS]
+    for d in repairs:
+        q = d.messages[0][1]
+        found = [m.start() for h in heads
+                 for m in re.finditer(r"\b" + re.escape(h.lower()) + r"\b", q.lower())]
+        at = min((p for p in found if p > 0), default=-1)  # "No idea which ..." opens
+        assert at > 0 and d.messages[1][1] == facts[d.skill][d.fact].reply, q
+        meant = facts[d.skill][d.fact].slots
+        slot = "nth" if d.skill == "planet_nth" else next(iter(meant))
+        last_words = {v.split()[-1].lower() for v in meant[slot]}
+        assert any(w in q[at:].lower() for w in last_words), q  # named after the correction
+    for d in steps:
+        assert len(d.messages) == 4 and d.followup
+        said = facts[d.skill]
+        first = next(f for f in said.values() if f.reply == d.messages[1][1])
+        if d.skill in ("month_after", "day_after", "month_before", "day_before"):
+            assert d.fact == first.answers[0]  # the item the last answer named
+        else:
+            order = list(said)
+            assert abs(order.index(d.fact) - order.index(first.key)) == 1
+    assert {d.answers[0] for d in ends} == {"Mercury", "Neptune"}
+    assert all(("Mercury" in d.messages[1][1]) == any(
+        w in d.messages[0][1].lower() for w in ("closest", "nearest", "innermost", "first"))
+        for d in ends)  # fmt: skip
+
+
+def test_fact_turns_join_the_mix_without_held_out_prompts(small_corpus):
+    plain = build_tool_corpus(3, small_corpus, 2000, 2000)
+    more = build_tool_corpus(3, small_corpus, 2000, 2000, fact_turns_n=600)
+    added = list((Counter(d.messages for d in more.train)
+                  - Counter(d.messages for d in plain.train)).elements())  # fmt: skip
+    assert 550 < len(added) <= 600
+    held = {_bare(d) for d in more.heldout}
+    assert not [m for m in added if _bare(_Row(m)) in held]

@@ -239,6 +239,22 @@ def test_another_tool_than_the_one_that_reads_the_request_is_not_run() -> None:
         box.close()
 
 
+def test_a_bare_call_to_a_weaker_claim_gives_way_to_the_strongest() -> None:
+    """"I need a timer for 1 hr 15 mins for the roast chicken" reads as a timer (a timer word
+    and a length) and as a conversion (an amount and two units): the timer, which says most
+    about what is asked, runs where the model called the units tool with no arguments."""
+    llm = ScriptedLLM([("", [("units", {})]), ("Okay, timer set.", [])])
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content":
+                          "I need a timer for 1 hr 15 mins for the roast chicken"}], box,
+                   lambda t: None)  # fmt: skip
+        assert [t.name for t in a.tools] == ["timer"] and a.stats["tool_claimed"] == "timer"
+        assert a.tools[0].result.endswith("one hour and fifteen minutes")
+    finally:
+        box.close()
+
+
 @pytest.mark.parametrize(
     "said,reply,calls",
     [("what is the capital of Peru", "The capital of Peru is Lima.", []),  # no tool reads it

@@ -372,3 +372,13 @@ def test_the_clock_does_not_claim_other_questions_about_times(said):
     """A time asked of something else (a film, a holiday, another place), a day asked in
     relation to another, or no question of the time at all."""
     assert claimed("clock", said, UnitsReader(), None) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "claims"),
+    [("time six minutes for the eggs please", True), ("the roast needs 4 minutes, time it", True),
+     ("time for bed in ten minutes", False), ("what time is it in ten minutes", False)],
+)  # fmt: skip
+def test_time_as_a_verb_asks_for_a_timer(said, claims):
+    """"Time six minutes", "time it": the verb asks for a timer; "time for", "time is" do not."""
+    assert (claimed("timer", said, UnitsReader(), None) is not None) == claims

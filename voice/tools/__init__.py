@@ -314,8 +314,10 @@ def answer(
         careful = getattr(llm, "careful_mode", None)
         vouched = False
         # (a call with arguments of its own is the model's reading, and stands)
-        if round_ == 0 and claims and not client and all(map(_bare, calls)) and not set(
-                claims) & {c["function"]["name"] for c in calls}:  # fmt: skip
+        # (a bare call to a tool that claims less than the first claim gives way to it: the
+        # units tool reads "1 hr 15 mins" as two units, the timer reads the whole request)
+        if round_ == 0 and claims and not client and all(map(_bare, calls)) and \
+                claims[0] not in {c["function"]["name"] for c in calls}:  # fmt: skip
             run = toolbox.run(claims[0], {}, "call_claimed", request)  # bare, as the model's
             if run.ok:
                 vouched, done = True, [run]

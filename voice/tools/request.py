@@ -611,7 +611,8 @@ def clock_asked(text: str) -> bool:
 SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?|written|write)\b",
                           re.IGNORECASE)  # fmt: skip
 _TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count(?:ed)? ?down|countdown|nudge|"
-                          r"alarm|on the clock)\b",
+                          r"alarm|on the clock|time (?:it|that|them|this))\b"
+                          r"|^\W*time\b(?!\s+(?:is|it's|zone|now|of|for|to)\b)",  # "time 6 mins"
                           re.IGNORECASE)  # fmt: skip
 # Tried in this order: the strictest readers first.
 OTHER_TOOLS = ("spell", "calculator", "units", "timer", "clock")

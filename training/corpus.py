@@ -425,11 +425,87 @@ def grammar_fact_dialogs(skills: list[Skill], heldout: HeldOut, rng: random.Rand
     return out
 
 
+_STEPPED = {"day_after": "after", "month_after": "after", "day_before": "before",
+            "month_before": "before", "planet_nth": "out"}  # the order each follow-up steps
+
+
+def fact_turns(skills: list[Skill], heldout: HeldOut, rng: random.Random, n: int,
+               header_p: float = 0.5) -> list[Dialog]:  # fmt: skip
+    """``n`` training dialogs of the model's own facts said as people say them (a third each):
+
+    - a value corrected as it is said ("what's the capital of Sweden, no hang on, Norway"):
+      the reply is about the value meant;
+    - a follow-up that steps along an order from the last answer ("what comes after
+      September?" "October." "And the one after that?"; planets out from the Sun and back in);
+    - the planets at either end asked by where they are ("the planet closest to the sun").
+
+    The wordings are :func:`training.requests.frame` shapes; held-out facts stay out."""
+    by_name = {s.name: s for s in skills if s.name in requests.FACT_CORES}
+    fixable = sorted(k for k in by_name if k in requests.FACT_FOLLOW_SLOT or k == "planet_nth")
+    stepped = sorted(k for k in _STEPPED if k in by_name)
+    out: list[Dialog] = []
+
+    def usable(name: str) -> list:
+        unseen = heldout.facts.get(name, set())
+        return [f for f in by_name[name].facts if f.key not in unseen]
+
+    while len(out) < n:
+        kind = len(out) % 3
+        if kind == 0:  # a correction
+            name = rng.choice(fixable)
+            facts = usable(name)
+            first, meant = rng.sample(facts, 2)
+            slot = requests.FACT_FOLLOW_SLOT.get(name, "nth")
+            t = requests.frame(requests.FACT_CORES[name], rng)
+            at = t.find("{" + slot + "}")
+            if at < 0:
+                continue
+            end = at + len(slot) + 2
+            t = t[:end] + requests.repair(rng).replace("{x}", rng.choice(meant.slots[slot])) \
+                + t[end:]  # fmt: skip
+            q = speak(render(t, first, rng), rng, 0.5)
+            d = Dialog((("user", q), ("assistant", meant.reply)), name, meant.answers, "train",
+                       -1, meant.key)  # fmt: skip
+        elif kind == 1:  # a step along the order
+            name = rng.choice(stepped)
+            facts = list(by_name[name].facts)  # the order of the skill: days, months, planets
+            direction = _STEPPED[name]
+            i = rng.randrange(len(facts))
+            if direction in ("out", "in"):
+                direction = rng.choice(("out", "out", "in"))
+                j = i + (1 if direction == "out" else -1)
+                if not 0 <= j < len(facts):
+                    continue
+                second = facts[j]
+            else:  # the next question is about the day or month just named
+                second = next(f for f in facts if f.key == facts[i].answers[0])
+            first = facts[i]
+            unseen = heldout.facts.get(name, set())
+            if first.key in unseen or second.key in unseen:
+                continue
+            q = speak(render(requests.frame(requests.FACT_CORES[name], rng), first, rng), rng,
+                      0.5)  # fmt: skip
+            msgs = (("user", q), ("assistant", first.reply),
+                    ("user", requests.step(direction, rng)), ("assistant", second.reply))
+            d = Dialog(msgs, name, second.answers, "train", -1, second.key, True)
+        else:  # a planet at either end
+            facts = list(by_name["planet_nth"].facts)
+            end = rng.choice(("first", "last"))
+            fact = facts[0] if end == "first" else facts[-1]
+            near, adj = requests.PLANET_ENDS[end]
+            t = requests.frame(requests.PLANET_END, rng)
+            t = t.replace("{near}", rng.choice(near)).replace("{adj}", rng.choice(adj))
+            d = Dialog((("user", speak(t, rng, 0.5)), ("assistant", fact.reply)), "planet_nth",
+                       fact.answers, "train", -1, fact.key)  # fmt: skip
+        out.append(with_tools(d) if rng.random() < header_p else d)
+    return out
+
+
 def build_tool_corpus(
     seed: int, base: Corpus, tool_dialogs_n: int, old_dialogs_n: int, header_p: float = 0.5,
     grammar_dialogs_n: int = 0, grammar_history_p: float = 0.0, refusal_dialogs_n: int = 0,
     fewer_tools_p: float = 0.0, unknown_dialogs_n: int = 0, follow_asides_n: int = 0,
-    old_asides_n: int = 0,
+    old_asides_n: int = 0, fact_turns_n: int = 0,
 ) -> Corpus:
     """``base`` (the corpus of the skills without tools, held-out split untouched) mixed with
     tool dialogs and new refusals, for a model that learns the tools.
@@ -455,6 +531,8 @@ def build_tool_corpus(
     (:func:`unknown_refusals`); ``follow_asides_n`` more are old conversations of two or more
     questions with asides said around their turns (:func:`asides` with ``turns=True``), and
     ``old_asides_n`` more old single questions with an aside (:func:`asides`).
+    ``fact_turns_n`` more are the model's facts corrected as they are said, followed up along
+    their order, or asked by position (:func:`fact_turns`).
     """
     rng = random.Random(f"tools-{seed}")
     old = rng.sample(base.train, min(old_dialogs_n, len(base.train)))
@@ -522,6 +600,11 @@ def build_tool_corpus(
             more += asides(chat, base.skills, random.Random(f"old-asides-{seed}"), old_asides_n)
         train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
         u_rng.shuffle(train)
+    if fact_turns_n:
+        t_rng = random.Random(f"fact-turns-{seed}")
+        more = fact_turns(base.skills, base.plan, t_rng, fact_turns_n, header_p)
+        train = train + [replace(d, split="train") for d in more if _bare(d) not in held]
+        t_rng.shuffle(train)
     if fewer_tools_p:
         f_rng = random.Random(f"fewer-tools-{seed}")
         train = [fewer_tools(d, f_rng) if f_rng.random() < fewer_tools_p else d for d in train]

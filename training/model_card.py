@@ -125,6 +125,11 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
               + (f", and {cfg['old_asides']} more old single questions with an aside"
                  if cfg.get("old_asides") else "")
               if cfg.get("unknown_dialogs") else "")
+           + (f"; {cfg['fact_turns']} of the model's facts said as people say them: a value "
+              "corrected as it is said (\"the capital of Sweden, no hang on, Norway\"), a "
+              "follow-up that steps along an order (\"and the one after that?\") and the planets "
+              "at either end asked by position (`training.corpus.fact_turns`)"
+              if cfg.get("fact_turns") else "")
            + ". Held-out rows as before."]
           if tr.get("warm_start") and cfg.get("grammar_dialogs") else []),
         *([f"- Warm start: from the weights of `{tr['warm_start']}` (the model with the tool "

@@ -507,6 +507,81 @@ FACT_FOLLOW_SLOT = {"capital": "country", "continent": "country", "language": "c
                     "month_after": "month", "day_before": "day", "month_before": "month"}
 
 
+# A speaker correcting the value they just said: "the capital of Sweden, no hang on, Norway".
+REPAIRS = (
+    "no wait, {x}", "no, {x}", "sorry, I mean {x}", "no hang on, {x}", "actually, {x}",
+    "I mean {x}", "or rather {x}", "scratch that, {x}", "wait, no, {x}", "no sorry, {x}",
+    "sorry, {x}", "make that {x}", "actually make that {x}", "hang on, I mean {x}",
+    "no no, {x}", "oops, {x}", "I meant {x}", "sorry, not that, {x}", "no, I mean {x}",
+    "wait, {x}", "er, no, {x}", "um, actually {x}", "let me rephrase, {x}",
+    "no scratch that, {x}", "I'm wrong, {x}",
+)  # fmt: skip
+
+
+def repair(rng: random.Random) -> str:
+    """A correction to put after the value it corrects (``{x}``: the value meant)."""
+    return ", " + rng.choice(REPAIRS)
+
+
+# Follow-ups that step along an order from the last answer: the day after the day just named,
+# the planet after the one just named. "{step}" is "after" or "before" (a day, a month), or
+# "out" or "in" (planets).
+STEPS = {
+    "after": (
+        "and the one after that", "and after that", "the one after that", "and the next one",
+        "what about the next one", "and what comes after that", "and then", "which one's next",
+        "and next", "what's after that", "and the one after", "next one", "and the one that "
+        "follows", "and the following one", "what comes next", "and what's next", "after that?",
+        "and the one after it", "then what", "what follows that one", "keep going, the next one",
+    ),
+    "before": (
+        "and the one before that", "and before that", "what about the one before",
+        "and what comes before that", "the one before that", "and the previous one",
+        "what's before that", "and the one before it", "what comes before that one",
+        "and going back one", "the one before",
+    ),
+    "out": (
+        "and the next one", "and the one after that", "the next planet", "and the next planet out",
+        "what's the next one along", "and after that", "and further out", "the one further out",
+        "and the one beyond it", "what comes after it", "next planet along", "and then",
+        "which is the one after that", "and the next one out from the sun",
+    ),
+    "in": (
+        "and the one before it", "and closer in", "the one closer to the sun",
+        "and the planet before that", "what about the one nearer the sun", "and the one inside it",
+        "the previous planet", "and one closer",
+    ),
+}  # fmt: skip
+
+
+def step(direction: str, rng: random.Random) -> str:
+    """A follow-up stepping along an order ("and the one after that")."""
+    text = rng.choice(STEPS[direction])
+    if rng.random() < 0.15:
+        text = f"{rng.choice(('okay', 'right', 'great', 'ok', 'thanks'))}, {text}"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith("?") or rng.random() < 0.4 else text.rstrip("?") + "?"
+
+
+# The planets at either end of the order, asked by where they are: {near} "closest to" /
+# "furthest from", {adj} "closest" / "furthest".
+PLANET_END = core(
+    q="which planet is {near} the sun | what planet is {near} the sun | "
+      "what's the planet {near} the sun | which is the {adj} planet | "
+      "what's the {adj} planet from the sun | which planet's {near} the sun",
+    wh="which planet is {near} the sun | what the {adj} planet is | "
+       "which planet sits {near} the sun",
+    np="the planet {near} the sun | the {adj} planet | the {adj} planet to the sun | "
+       "the {adj} planet in the solar system",
+)
+PLANET_ENDS = {
+    "first": (("closest to", "nearest to", "nearest", "closest in to"),
+              ("closest", "nearest", "innermost", "first")),
+    "last": (("furthest from", "farthest from", "most distant from", "furthest out from"),
+             ("furthest", "farthest", "outermost", "most distant", "last")),
+}  # fmt: skip
+
+
 def template(name: str, rng: random.Random) -> str | None:
     """A grammar wording for the template list ``name`` of the tool sampler (None: no core)."""
     c = TOOL_CORES.get(name)

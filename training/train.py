@@ -95,6 +95,9 @@ class TrainConfig:
     unknown_dialogs: int = 0
     follow_asides: int = 0
     old_asides: int = 0  # and old single questions with an aside (training.corpus.asides)
+    # The model's facts corrected as they are said, followed up along their order, or asked by
+    # position (training.corpus.fact_turns).
+    fact_turns: int = 0
     # JSON replies (training.skills_json): this many rows for structured output, added to the
     # mix above (0 = none).
     json_dialogs: int = 0
@@ -370,7 +373,8 @@ def train(cfg: TrainConfig, command: str | None = None, quiet: bool = False) -> 
                                    fewer_tools_p=cfg.fewer_tools,
                                    unknown_dialogs_n=cfg.unknown_dialogs,
                                    follow_asides_n=cfg.follow_asides,
-                                   old_asides_n=cfg.old_asides)  # fmt: skip
+                                   old_asides_n=cfg.old_asides,
+                                   fact_turns_n=cfg.fact_turns)  # fmt: skip
     tok = _tokenizer(cfg, corpus, run)
     if cfg.json_dialogs:
         corpus = build_json_corpus(cfg.seed, corpus, cfg.json_dialogs, tok, cfg.block_size)

@@ -90,7 +90,13 @@ def write_readme(model_dir: Path, eval_result: dict, examples: list[list[dict]])
            "and refusal rows (`training/skills_tools.py`)."]
           if tr.get("warm_start") and not cfg.get("json_dialogs")
           and not cfg.get("grammar_dialogs") else []),
-        *([("- Warm start, in three stages: `configs/demo-model-context.toml` from the tool "
+        *([("- Warm start, in four stages: `configs/demo-model-context.toml` from the tool "
+            "model, `configs/demo-model-refusals.toml` from its weights, "
+            "`configs/demo-model-followups.toml` from those, then "
+            "`configs/demo-model-facts.toml` (this record) from the weights of "
+            f"`{tr['warm_start']}` as the third stage left them, "
+            if cfg.get("fact_turns") else
+            "- Warm start, in three stages: `configs/demo-model-context.toml` from the tool "
             "model, `configs/demo-model-refusals.toml` from its weights, then "
             "`configs/demo-model-followups.toml` (this record) from the weights of "
             f"`{tr['warm_start']}` as the second stage left them, "

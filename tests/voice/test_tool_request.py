@@ -382,3 +382,18 @@ def test_the_clock_does_not_claim_other_questions_about_times(said):
 def test_time_as_a_verb_asks_for_a_timer(said, claims):
     """"Time six minutes", "time it": the verb asks for a timer; "time for", "time is" do not."""
     assert (claimed("timer", said, UnitsReader(), None) is not None) == claims
+
+
+@pytest.mark.parametrize(
+    ("said", "claims"),
+    [("what is 4 cube", ("calculator",)), ("the cube of 5, quick", ("calculator",)),
+     ("how many square feet in 5 square metres", ("units",)),
+     ("convert 20 square metres to square feet", ("units",))],
+)  # fmt: skip
+def test_a_power_said_as_square_or_cube_is_not_a_square_unit(said, claims):
+    """"4 cube" is a power; "5 square metres" is an area, for the units tool alone."""
+    box = Toolbox()
+    try:
+        assert box.claims(said, {"timer", "spell", "calculator", "units", "clock"}) == claims
+    finally:
+        box.close()

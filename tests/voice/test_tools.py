@@ -52,6 +52,10 @@ def test_numbers_are_said_in_words():
         ("root 2", "the square root of two is about one point four one"),
         ("2^10", "two to the power of ten is one thousand and twenty four"),
         ("seven squared", "seven squared is forty nine"),
+        ("5 cube", "five cubed is one hundred and twenty five"),  # Whisper's "five cubed"
+        ("12 square plus 1", "twelve squared plus one is one hundred and forty five"),
+        ("the cube of 4", "four cubed is sixty four"),
+        ("the square of twelve", "twelve squared is one hundred and forty four"),
         ("2.5 + 3.75", "two point five plus three point seven five is six point two five"),
         ("subtract 3 from 10", "ten minus three is seven"),
         ("add 4 and 5", "four plus five is nine"),

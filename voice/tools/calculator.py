@@ -11,9 +11,11 @@ Grammar (precedence from loose to tight)::
 
     expr    := term (("plus" | "minus") term)*
     term    := power (("times" | "divided by" | "over" | "percent of") power)*
-    power   := unary ("squared" | "cubed" | "to the power of" unary | "to the" ordinal)*
+    power   := unary ("squared" | "cubed" | "square" | "cube" | "to the power of" unary
+               | "to the" ordinal)*
     unary   := "minus" unary | "the square root of" unary | "the cube root of" unary
-             | "half of" unary | "double" unary | number ["percent"] | "that" | "(" expr ")"
+             | "half of" unary | "double" unary | "the square of" unary | "the cube of" unary
+             | number ["percent"] | "that" | "(" expr ")"
 
 plus the verb forms people use: "add A and B", "add A to B", "subtract A from B", "multiply A by
 B", "divide A by B", "the sum/product of A and B", "the difference between A and B". An
@@ -61,7 +63,9 @@ _PHRASES = [
     ("the sum of", "sum_of"), ("sum of", "sum_of"), ("the product of", "product_of"),
     ("product of", "product_of"), ("the difference between", "diff_of"),
     ("difference between", "diff_of"), ("the difference of", "diff_of"),
-    ("squared", "squared"), ("cubed", "cubed"), ("times", "times"), ("x", "times"),
+    ("squared", "squared"), ("cubed", "cubed"), ("square", "squared"), ("cube", "cubed"),
+    ("the square of", "square_of"), ("square of", "square_of"), ("the cube of", "cube_of"),
+    ("cube of", "cube_of"), ("times", "times"), ("x", "times"),
     ("multiply", "multiply"), ("divide", "divide"), ("add", "add"), ("subtract", "subtract"),
     ("plus", "plus"), ("minus", "minus"), ("over", "divided_by"), ("into", "times"),
     ("root", "sqrt"), ("sqrt", "sqrt"),
@@ -435,6 +439,10 @@ class _Parser:
         if kind == "op" and v in ("sqrt", "cbrt"):
             self.i += 1
             return Un(v, self.unary())
+        if kind == "op" and v in ("square_of", "cube_of"):  # "the cube of five"
+            self.i += 1
+            power = "squared" if v == "square_of" else "cubed"
+            return Bin("pow", self.unary(), Num(Fraction(2 if power == "squared" else 3)), power)
         if kind == "op" and v in ("half", "double", "triple"):
             self.i += 1
             arg = self.unary()

@@ -126,6 +126,8 @@ def _calculation_in(ws: list[str], calc) -> str | None:
             span = ws[i : i + size]
             if _has_number(ws[:i]) or _has_number(ws[i + size :]):
                 continue  # a number said is never left out of the sum
+            if span[-1] in ("square", "cube") and i + size < len(ws):
+                continue  # "5 square" of "5 square metres": a unit, not a power
             bare = read_number(span, 0)
             if (bare is None or bare[1] < size) and calc.readable(" ".join(span)):
                 while span[0] in _FRAMING and calc.readable(" ".join(span[1:])):

@@ -23,9 +23,11 @@ several turns run at real-time pace with pauses long enough for each answer).
 ``bench/paraphrases.py``, written with a generator unlike the training corpus's; ``--requests
 everyday`` (or ``--set everyday``) for the 220+ of ``bench/everyday.py``, each a hand-written
 sentence for one everyday scene (kitchen, driving, homework, travel, a pub quiz...) with only
-its numbers, countries and words slotted. ``--compare REF`` runs the typed path at commit REF
+its numbers, countries and words slotted. ``--compare REF`` runs each mode at commit REF
 too (a temporary git worktree, this venv), so before and after come from the same run on the
-same machine.
+same machine; on the spoken path both hear the same recordings (Piper's delivery varies from
+one synthesis to the next: two runs of one checkout differed by 2 of 80 requests, all
+Whisper's mishearings).
 
 Prints a table per path, useful % per kind, and a final JSON line: useful % (target ≥ 90; ≥ 95
 typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled count (target 0).
@@ -34,6 +36,7 @@ typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled cou
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import subprocess
@@ -231,9 +234,12 @@ VOICE_VARIANTS = (
 )
 
 
-def run_spoken(reqs: list[Request], args) -> list[dict]:
+def run_spoken(reqs: list[Request], args, cwds: tuple[Path, ...] = (ROOT,)) -> list[list[dict]]:
     """Each conversation voiced by Piper and run through ``diffvoice run --json``; with
-    ``--voices N`` the requests take the first N voice variants in turn."""
+    ``--voices N`` the requests take the first N voice variants in turn. The same recording
+    goes through each checkout in ``cwds`` (Piper's delivery varies from one synthesis to the
+    next, so a before/after comparison must hear the same audio): one list of rows per
+    checkout."""
     import numpy as np
 
     from voice.audio import SAMPLE_RATE, write_wav
@@ -244,7 +250,7 @@ def run_spoken(reqs: list[Request], args) -> list[dict]:
         tts = Synthesizer(None, **settings)
         tts.load()
         voices.append((name, tts))
-    rows = []
+    rows: list[list[dict]] = [[] for _ in cwds]
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for i, q in enumerate(reqs):
@@ -259,22 +265,28 @@ def run_spoken(reqs: list[Request], args) -> list[dict]:
             fast = ["--fast"] if len(q.turns) == 1 else []  # several turns: real-time pace
             cmd = [sys.executable, "-m", "cli", "run", "--json", "--input", str(wav),
                    "--output", str(Path(tmp) / f"a{i}.wav"), *fast, *args.extra]  # fmt: skip
-            p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
-                               timeout=args.timeout)  # fmt: skip
-            recs = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
-            answers = [r for r in recs if not r.get("announcement")]
-            last = answers[-1] if answers else {"reply": "", "transcript": ""}
-            rows.append({"turns": list(q.turns), "kind": q.kind, "reply": last.get("reply", ""),
-                         "voice": voice, "heard": [r.get("transcript", "") for r in answers],
-                         "tools": [t["name"] for t in last.get("tools", [])],
-                         "ms": (last.get("latency_ms") or {}).get("first_audio_out"),
-                         "redecoded": (last.get("llm") or {}).get("redecoded", 0),
-                         "unfinished": (last.get("llm") or {}).get("unfinished", 0)})  # fmt: skip
-            if p.returncode != 0 and not answers:
-                rows[-1]["error"] = (p.stderr.strip().splitlines() or ["?"])[-1]
+            for cwd, out in zip(cwds, rows, strict=True):
+                p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                                   timeout=args.timeout)  # fmt: skip
+                out.append(_spoken_row(q, voice, p))
     print(f"spoken: {len(reqs)} conversations in {time.perf_counter() - t0:.0f} s",
           file=sys.stderr)  # fmt: skip
     return rows
+
+
+def _spoken_row(q: Request, voice: str, p: subprocess.CompletedProcess) -> dict:
+    recs = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
+    answers = [r for r in recs if not r.get("announcement")]
+    last = answers[-1] if answers else {"reply": "", "transcript": ""}
+    row = {"turns": list(q.turns), "kind": q.kind, "reply": last.get("reply", ""),
+           "voice": voice, "heard": [r.get("transcript", "") for r in answers],
+           "tools": [t["name"] for t in last.get("tools", [])],
+           "ms": (last.get("latency_ms") or {}).get("first_audio_out"),
+           "redecoded": (last.get("llm") or {}).get("redecoded", 0),
+           "unfinished": (last.get("llm") or {}).get("unfinished", 0)}  # fmt: skip
+    if p.returncode != 0 and not answers:
+        row["error"] = (p.stderr.strip().splitlines() or ["?"])[-1]
+    return row
 
 
 def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
@@ -326,9 +338,10 @@ def report(name: str, reqs: list[Request], rows: list[dict]) -> dict:
     }  # fmt: skip
 
 
-def worktree_chat(ref: str, reqs: list[Request], args) -> list[dict]:
-    """The typed path at an older commit: a temporary ``git worktree`` of ``ref`` answers with
-    its own code and model (this interpreter and venv), removed afterwards."""
+@contextlib.contextmanager
+def worktree(ref: str):
+    """A temporary ``git worktree`` of ``ref`` (its own code and model, this interpreter and
+    venv), removed afterwards."""
     sha = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()  # fmt: skip
     tree = Path(tempfile.gettempdir()) / f"diffvoice-{sha}"
@@ -336,14 +349,15 @@ def worktree_chat(ref: str, reqs: list[Request], args) -> list[dict]:
     subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
     subprocess.run([*git, "add", "--detach", str(tree), sha], check=True, capture_output=True)
     try:
-        return run_chat(reqs, args, cwd=tree)
+        yield tree
     finally:
         subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
 
 
-def compare_table(before: dict, after: dict, ref: str) -> None:
+def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> None:
     """Useful % per kind at ``ref`` and now, side by side."""
-    print(f"\n== typed, before ({ref}) and after (this checkout) ==")
+    path = "typed" if mode == "chat" else "spoken, the same recordings"
+    print(f"\n== {path}, before ({ref}) and after (this checkout) ==")
     print(f"{'kind':<11} {'before':>14} {'after':>14}")
     for k in after["by_kind"]:
         b, a = before["by_kind"][k], after["by_kind"][k]
@@ -381,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--compare",
         metavar="REF",
-        help="also run the typed path at commit REF (a git worktree), same requests",
+        help="also run each mode at commit REF (a git worktree): the same requests, and on the "
+        "spoken path the same recordings",
     )
     p.add_argument("--only-kind", default="", help="comma-separated kinds to keep")
     p.add_argument("--every", type=int, default=1, help="only every Nth request (a subset)")
@@ -409,14 +424,20 @@ def main(argv: list[str] | None = None) -> int:
         reqs = [q for q in reqs if q.kind in args.only_kind.split(",")]
     reqs = reqs[:: args.every][: args.limit or None]
     result: dict = {"bench": "skills", "set": name, "cpu": _cpu()}
-    if args.compare:
-        rows = worktree_chat(args.compare, reqs, args)
-        result["chat@" + args.compare] = report(f"chat at {args.compare} (before)", reqs, rows)
-    for mode in args.mode.split(","):
-        rows = run_chat(reqs, args) if mode == "chat" else run_spoken(reqs, args)
-        result[mode] = report(mode, reqs, rows)
-    if args.compare and "chat" in result:
-        compare_table(result["chat@" + args.compare], result["chat"], args.compare)
+    modes = args.mode.split(",")
+    with contextlib.ExitStack() as stack:
+        tree = stack.enter_context(worktree(args.compare)) if args.compare else None
+        for mode in modes:
+            if mode == "chat":
+                runs = ([run_chat(reqs, args, cwd=tree)] if tree else []) + [run_chat(reqs, args)]
+            else:
+                runs = run_spoken(reqs, args, (tree, ROOT) if tree else (ROOT,))
+            if tree:
+                result[f"{mode}@{args.compare}"] = report(f"{mode} at {args.compare} (before)",
+                                                          reqs, runs[0])  # fmt: skip
+            result[mode] = report(mode, reqs, runs[-1])
+    for mode in modes if args.compare else ():
+        compare_table(result[f"{mode}@{args.compare}"], result[mode], args.compare, mode)
     summary = {k: {"useful_pct": v["useful_pct"], "garbled": v["garbled"]}
                for k, v in result.items() if isinstance(v, dict)}  # fmt: skip
     print(json.dumps({**result, "summary": summary}))

@@ -26,8 +26,8 @@ sentence for one everyday scene (kitchen, driving, homework, travel, a pub quiz.
 its numbers, countries and words slotted. ``--compare REF`` runs each mode at commit REF
 too (a temporary git worktree, this venv), so before and after come from the same run on the
 same machine; on the spoken path both hear the same recordings (Piper's delivery varies from
-one synthesis to the next: two runs of one checkout differed by 2 of 80 requests, all
-Whisper's mishearings).
+one synthesis to the next, and so do Whisper's mishearings: runs back to back differ by
+those as well as by the change).
 
 Prints a table per path, useful % per kind, and a final JSON line: useful % (target ≥ 90; ≥ 95
 typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled count (target 0).

@@ -112,6 +112,16 @@ class Holdback:
             self.on_text(text)
 
 
+def with_full_stop(text: str) -> str:
+    """A reply the model ended (not cut) whose last sentence has no end mark gets a full stop:
+    "Sorry, I can only spell words, like necessary or Mississippi" reads as cut off in a text
+    client. A garbled reply is left as it is (the caller decodes it again or mends it)."""
+    text = text.strip()
+    if not text or _END.search(text) or garbled(text):
+        return text
+    return text + "."
+
+
 def finished_part(text: str) -> str:
     """The reply up to its last finished sentence ("" if none)."""
     return text[: _last_sentence_end(text + " ")].strip()

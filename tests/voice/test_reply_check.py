@@ -315,3 +315,26 @@ def test_what_the_conversation_remembers_counts_only_right_after_its_tool() -> N
         assert [(t.name, t.read["value"]) for t in a.tools] == [("units", "8")]
     finally:
         box.close()
+
+
+def test_a_reply_the_model_ended_without_an_end_mark_gets_a_full_stop() -> None:
+    """The model copies a tool's sorry without its full stop; the reply it ended is finished,
+    so the text client reads a sentence (and what was streamed plus the rest is the reply). A
+    garbled reply gets none: it is decoded again or mended, never dressed as finished."""
+    from voice.reply_check import with_full_stop
+
+    llm = ScriptedLLM([("", [("spell", {})]),
+                       ("Sorry, I can only spell words, like necessary or Mississippi", [])])
+    heard: list[str] = []
+    box = Toolbox()
+    try:
+        a = answer(llm, [{"role": "user", "content": "ring my sister for me"}], box,
+                   heard.append)  # fmt: skip
+        assert a.text == "Sorry, I can only spell words, like necessary or Mississippi."
+        assert "".join(heard) == a.text
+    finally:
+        box.close()
+    assert with_full_stop("It's two PM") == "It's two PM."
+    assert with_full_stop("B, O, O, K.") == "B, O, O, K."
+    assert with_full_stop("Sorry, I don't") == "Sorry, I don't"  # cut: garbled, left alone
+    assert with_full_stop("Is it 'Paris'?") == "Is it 'Paris'?"

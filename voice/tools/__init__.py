@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled
+from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled, with_full_stop
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
 from voice.tools.request import (
@@ -280,7 +280,7 @@ def answer(
 
     if not specs or tool_choice == "none":
         r = decode(messages)
-        text = hold.release(_sayable(r.text, stats))
+        text = hold.release(_sayable(r.text, stats, r.finish_reason))
         return Answer(text, r.finish_reason, {**r.stats, **stats})
     convo = list(messages)
     request = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"
@@ -355,7 +355,7 @@ def answer(
             text = r.text.strip()
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
-            text = _sayable(text, stats)
+            text = _sayable(text, stats, r.finish_reason)
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
                 text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."
@@ -401,12 +401,13 @@ def _run(toolbox: Toolbox, call: dict, request: str | None) -> ToolRun:
     return toolbox.run(f["name"], f["arguments"], call["id"], request)
 
 
-def _sayable(text: str, stats: dict) -> str:
+def _sayable(text: str, stats: dict, reason: str = "") -> str:
     """A garbled reply (after the careful decoding) loses its unfinished tail, or, with no
-    finished sentence, becomes an honest "didn't get that"; an empty one stays empty."""
+    finished sentence, becomes an honest "didn't get that"; an empty one stays empty. One the
+    model ended itself (``reason`` "stop") without an end mark gets a full stop."""
     text = text.strip()
     if not garbled(text):
-        return text
+        return with_full_stop(text) if reason == "stop" else text
     stats["unfinished"] = 1
     kept = finished_part(text)
     return kept if kept and not garbled(kept) else DIDNT_GET_IT

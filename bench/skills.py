@@ -425,8 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     reqs = reqs[:: args.every][: args.limit or None]
     result: dict = {"bench": "skills", "set": name, "cpu": _cpu()}
     modes = args.mode.split(",")
-    with contextlib.ExitStack() as stack:
-        tree = stack.enter_context(worktree(args.compare)) if args.compare else None
+    with worktree(args.compare) if args.compare else contextlib.nullcontext() as tree:
         for mode in modes:
             if mode == "chat":
                 runs = ([run_chat(reqs, args, cwd=tree)] if tree else []) + [run_chat(reqs, args)]

@@ -471,7 +471,7 @@ def fact_turns(skills: list[Skill], heldout: HeldOut, rng: random.Random, n: int
             facts = list(by_name[name].facts)  # the order of the skill: days, months, planets
             direction = _STEPPED[name]
             i = rng.randrange(len(facts))
-            if direction in ("out", "in"):
+            if direction == "out":  # planets: out from the Sun, now and then back in
                 direction = rng.choice(("out", "out", "in"))
                 j = i + (1 if direction == "out" else -1)
                 if not 0 <= j < len(facts):

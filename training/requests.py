@@ -524,8 +524,8 @@ def repair(rng: random.Random) -> str:
 
 
 # Follow-ups that step along an order from the last answer: the day after the day just named,
-# the planet after the one just named. "{step}" is "after" or "before" (a day, a month), or
-# "out" or "in" (planets).
+# the planet after the one just named. Keyed by direction: "after" or "before" (a day, a
+# month), "out" or "in" (planets).
 STEPS = {
     "after": (
         "and the one after that", "and after that", "the one after that", "and the next one",
@@ -560,7 +560,7 @@ def step(direction: str, rng: random.Random) -> str:
     if rng.random() < 0.15:
         text = f"{rng.choice(('okay', 'right', 'great', 'ok', 'thanks'))}, {text}"
     text = text[:1].upper() + text[1:]
-    return text if text.endswith("?") or rng.random() < 0.4 else text.rstrip("?") + "?"
+    return text if text.endswith("?") or rng.random() < 0.4 else text + "?"
 
 
 # The planets at either end of the order, asked by where they are: {near} "closest to" /

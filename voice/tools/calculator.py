@@ -441,8 +441,7 @@ class _Parser:
             return Un(v, self.unary())
         if kind == "op" and v in ("square_of", "cube_of"):  # "the cube of five"
             self.i += 1
-            power = "squared" if v == "square_of" else "cubed"
-            return Bin("pow", self.unary(), Num(Fraction(2 if power == "squared" else 3)), power)
+            return self.postfix(self.unary(), "squared" if v == "square_of" else "cubed")
         if kind == "op" and v in ("half", "double", "triple"):
             self.i += 1
             arg = self.unary()

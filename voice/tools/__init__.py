@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled, with_full_stop
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock
+from voice.tools.facts import Facts
 from voice.tools.request import (
     OTHER_TOOLS,
     SPELL_ASKED,
@@ -112,6 +113,7 @@ class Toolbox:
         self.timers = Timers(on_timer, loop)
         self.calculator = Calculator()
         self.units = UnitsReader()
+        self.facts = Facts()
         self.specs = TOOL_SPECS
         self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
         self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
@@ -121,6 +123,7 @@ class Toolbox:
         (timers keep running: they were set in the world, not in the conversation)."""
         self.calculator.last = None
         self.units.last = None
+        self.facts.forget()
         self.last_ok = ("", -1)
 
     def run(
@@ -294,7 +297,13 @@ def answer(
     claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
         if toolbox and request and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else ()  # fmt: skip
-    hold.hold_all = bool(claims)
+    # A fact the request plainly asks (a country's capital, the planet after Mars...), when no
+    # tool claims it: the model answers, and its reply is said only if it says the fact
+    # (voice.tools.facts); the words are held until then.
+    fact = toolbox.facts.read(request, toolbox.turn) \
+        if toolbox and request and not claims and not functions and tool_choice == "auto" \
+        and messages and messages[-1].get("role") == "user" else None  # fmt: skip
+    hold.hold_all = bool(claims) or fact is not None
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -312,6 +321,16 @@ def answer(
         client = [c for c in calls if c["function"]["name"] in theirs]
         done: list[ToolRun] = []  # built-in calls of this round already run (by the retry)
         careful = getattr(llm, "careful_mode", None)
+        if fact is not None:  # round 0, no client function on offer
+            said = "" if calls else _sayable(r.text, stats, r.finish_reason)
+            kept = bool(said) and "tool_call" not in said and "{" not in said \
+                and said != DIDNT_GET_IT and fact.said_in(said)  # fmt: skip
+            text = said if kept else fact.sentence  # a call the model made is not run
+            stats["fact"] = "model" if kept else "table"
+            hold.hold_all = False
+            hold.release(text)
+            _tool_stats(stats, runs, tool_s)
+            return Answer(text, "stop", stats)
         vouched = False
         # (a call with arguments of its own is the model's reading, and stands)
         # (a bare call to a tool that claims less than the first claim gives way to it: the

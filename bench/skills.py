@@ -23,11 +23,14 @@ several turns run at real-time pace with pauses long enough for each answer).
 ``bench/paraphrases.py``, written with a generator unlike the training corpus's; ``--requests
 everyday`` (or ``--set everyday``) for the 220+ of ``bench/everyday.py``, each a hand-written
 sentence for one everyday scene (kitchen, driving, homework, travel, a pub quiz...) with only
-its numbers, countries and words slotted. ``--compare REF`` runs each mode at commit REF
-too (a temporary git worktree, this venv), so before and after come from the same run on the
-same machine; on the spoken path both hear the same recordings (Piper's delivery varies from
-one synthesis to the next, and so do Whisper's mishearings: runs back to back differ by
-those as well as by the change).
+its numbers, countries and words slotted; ``--requests strangers`` (or ``--set strangers``) for
+the 220+ of ``bench/strangers.py``, a third held-out set by another author, said by six
+strangers to a kitchen speaker (terse, a chatty elder, a non-native speaker, a child, a US
+speaker, a texter), each with their own wording and way of saying numbers. ``--compare REF``
+runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
+come from the same run on the same machine; on the spoken path both hear the same recordings
+(Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
+back to back differ by those as well as by the change).
 
 Prints a table per path, useful % per kind, and a final JSON line: useful % (target ≥ 90; ≥ 95
 typed and ≥ 90 spoken on the paraphrase set, no kind under 85) and garbled count (target 0).
@@ -368,8 +371,8 @@ def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> No
 
 
 def request_set(name: str) -> list[Request]:
-    """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+) or
-    ``everyday`` (bench/everyday.py, 220+)."""
+    """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
+    ``everyday`` (bench/everyday.py, 220+) or ``strangers`` (bench/strangers.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -380,7 +383,11 @@ def request_set(name: str) -> list[Request]:
         from bench.everyday import everyday
 
         return everyday()
-    raise SystemExit(f"unknown request set {name!r} (base, paraphrase or everyday)")
+    if name == "strangers":
+        from bench.strangers import strangers
+
+        return strangers()
+    raise SystemExit(f"unknown request set {name!r} (base, paraphrase, everyday or strangers)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -388,9 +395,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
     p.add_argument(
         "--requests",
-        choices=("base", "paraphrase", "everyday"),
+        choices=("base", "paraphrase", "everyday", "strangers"),
         default=None,
-        help="request set (default base; `--set base|paraphrase|everyday` says the same)",
+        help="request set (default base; a bare `--set base|paraphrase|everyday|strangers` "
+        "says the same)",
     )
     p.add_argument(
         "--compare",
@@ -414,8 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
-    # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`) names the
-    # request set
+    # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
+    # `strangers`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

@@ -58,8 +58,9 @@ def outcome(frames: list[Frame], turn: int) -> tuple[str, str]:
 @pytest.mark.parametrize("tools", [False, True], ids=["plain", "tools"])
 def test_an_empty_reply_is_never_silence(models, tools: bool) -> None:
     """Without tools the pipeline's own guard answers an empty reply with an error (and keeps
-    nothing); with the built-in tools the tool loop says so aloud instead."""
-    question = "What is the capital of France?"
+    nothing); with the built-in tools the tool loop says so aloud instead. (A question the
+    facts tool reads, a capital, would be answered from its table.)"""
+    question = "What is the largest ocean?"
     base = config(f"assistant.tools={str(tools).lower()}")
     _, frames = ask_all(models, base, [question])
     kind, reply = outcome(frames, 1)

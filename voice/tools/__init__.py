@@ -11,13 +11,15 @@ clock, do arithmetic and keep timers in memory.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 
 from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled, with_full_stop
 from voice.tools.calculator import Calculator
-from voice.tools.clock import Clock
+from voice.tools.clock import Clock, parse_date
 from voice.tools.facts import Facts
 from voice.tools.request import (
     OTHER_TOOLS,
@@ -25,7 +27,11 @@ from voice.tools.request import (
     UnitsReader,
     claimed,
     clock_asked,
+    contact_asked,
     read_arguments,
+    timer_args,
+    timers_asked,
+    typed_text,
 )
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
@@ -76,6 +82,7 @@ TOOL_SPECS: list[dict] = [
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 # A timer word with a length says more than the two units in "2 minutes 30 seconds".
 CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
+CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
 
@@ -117,6 +124,7 @@ class Toolbox:
         self.specs = TOOL_SPECS
         self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
         self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
+        self.counted = -1  # the turn the clock last counted the days to a date
 
     def forget(self) -> None:
         """The conversation was reset: "that" and "and in pounds?" refer to nothing any more
@@ -150,7 +158,10 @@ class Toolbox:
                     read = {"word": ""}  # "ring my sister": nothing asks for a spelling
                 if name == "clock" and not clock_asked(request):
                     read = {"what": ""}  # "put Radio 2 on": nothing asks the time
-            result, ok = self._dispatch(name, args if read is None else read)
+            if read is not None and name == "timer" and contact_asked(request):
+                result, ok = CANT_CONTACT, False  # "text Sam I'm ten minutes behind"
+            else:
+                result, ok = self._dispatch(name, args if read is None else read)
             if read is not None and not ok:  # another tool may read what this one cannot
                 for other in OTHER_TOOLS:
                     alt = None if other == name else \
@@ -162,7 +173,21 @@ class Toolbox:
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
         if ok:
             self.last_ok = (name, self.turn)
+            if name == "clock" and (args if read is None else read).get("what") == "until":
+                self.counted = self.turn
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
+
+    def elliptical(self, request: str) -> str:
+        """A follow-up that names only a date right after the clock counted the days to one
+        ("and the Fourth of July?" after "how long till New Year's Eve") asks the same of it:
+        "how long until the Fourth of July"; any other request is returned as it is."""
+        if self.counted != self.turn - 1 or self.last_ok != ("clock", self.counted):
+            return request
+        said = re.sub(r"^\W*(?:(?:and|what about|how about|then|ok|okay|so)\b\W*)+", "",
+                      request.strip(), flags=re.IGNORECASE).strip(" ?.!")  # fmt: skip
+        if said and parse_date(said, date.today()) is not None:
+            return f"how long until {said}"
+        return request
 
     def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:
         """The tools among ``offered`` that plainly read the whole request (a timer word with a
@@ -178,8 +203,14 @@ class Toolbox:
         if before[0] != "calculator":
             self.calculator.last = None
         try:
-            return tuple(name for name in CLAIM_ORDER if name in offered
-                         and claimed(name, request, self.units, self.calculator))  # fmt: skip
+            got = tuple(name for name in CLAIM_ORDER if name in offered
+                        and claimed(name, request, self.units, self.calculator))  # fmt: skip
+            if not got and "timer" in offered and self.timers.active() and timers_asked(request):
+                return ("timer",)  # "how long has my pie got to go", with the pie timer running
+            if not got and "timer" in offered and before[0] == "timer" and \
+                    timer_args(request).get("duration"):  # fmt: skip
+                return ("timer",)  # "and a 6 minute one for the burgers", right after a timer
+            return got
         except Exception:  # a reader's bug must not end the turn: no claim
             return ()
         finally:
@@ -288,21 +319,28 @@ def answer(
     convo = list(messages)
     request = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"
                     and isinstance(m.get("content"), str)), None)  # fmt: skip
+    request = typed_text(request) if request else request  # "date 2day?": the tools read "today"
     # A tool that plainly reads the whole request (a word to spell, a whole sum, an amount and
     # two units, a timer with its length, a date to count to) is called even when the model
     # answers in words or calls another tool: the tools' strict readers vouch for the route.
     # The first round's words are held until then (they may not be said).
     if toolbox:
         toolbox.turn += 1
+        request = toolbox.elliptical(request) if request else request
     claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
         if toolbox and request and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else ()  # fmt: skip
     # A fact the request plainly asks (a country's capital, the planet after Mars...), when no
     # tool claims it: the model answers, and its reply is said only if it says the fact
     # (voice.tools.facts); the words are held until then.
+    # ("after January. which month." names a month: the fact, not the clock's month now; a
+    # timer, a word to spell or a conversion said with a fact's words stays the tool's)
     fact = toolbox.facts.read(request, toolbox.turn) \
-        if toolbox and request and not claims and not functions and tool_choice == "auto" \
-        and messages and messages[-1].get("role") == "user" else None  # fmt: skip
+        if toolbox and request and not {"timer", "spell", "units"} & set(claims) \
+        and not functions and tool_choice == "auto" and messages \
+        and messages[-1].get("role") == "user" else None  # fmt: skip
+    if fact is not None:
+        claims = ()
     hold.hold_all = bool(claims) or fact is not None
     extra: list[dict] = []
     runs: list[ToolRun] = []

@@ -77,6 +77,11 @@ _PHRASES = [
     ("shared equally among", "divided_by"), ("split among", "divided_by"), ("take", "subtract"),
     ("halved", "halved"), ("doubled", "doubled"), ("tripled", "tripled"),
     ("add up", "add"), ("add together", "add"), ("multiply together", "multiply"),
+    # as learners of English say them (calques of "divide on", "in the power", "percent from")
+    ("divide on", "divided_by"), ("divided on", "divided_by"), ("multiplied on", "times"),
+    ("in the power of", "pow"), ("in the power", "pow"), ("to power", "pow"),
+    ("percents of", "pct_of"), ("percents from", "pct_of"), ("percent from", "pct_of"),
+    ("per cent from", "pct_of"), ("percents", "pct"), ("halve", "half"), ("take off", "minus"),
 ]  # fmt: skip
 _PHRASES.sort(key=lambda p: -len(p[0].split()))
 _THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total"}
@@ -84,8 +89,12 @@ _FILLER = {
     "what", "what's", "whats", "is", "how", "much", "calculate", "compute", "please", "now",
     "okay", "ok", "so", "then", "and", "equals", "equal", "exactly", "make", "makes", "the",
     "answer", "tell", "me", "can", "you", "could", "work", "out", "do", "does", "come",
-    "ways", "power", "people",
+    "ways", "power", "people", "are", "if",
 }  # fmt: skip
+# "seven sixes": seven times six, as times tables are said
+_PLURALS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7, "eights": 8,
+            "nines": 9, "tens": 10, "elevens": 11, "twelves": 12}  # fmt: skip
+_INFIX = {"multiply": "times", "divide": "divided_by", "add": "plus", "subtract": "minus"}
 _SCALED = {"halved": ("divided_by", 2), "doubled": ("times", 2), "tripled": ("times", 3)}
 _SAY = {"plus": "plus", "minus": "minus", "times": "times", "divided_by": "divided by"}
 
@@ -231,6 +240,7 @@ def words_of(text: str) -> list[str]:
     t = re.sub(r"(?<=[\d\s])[x*](?=[\s\d])", " times ", t)
     t = re.sub(r"\*\*|\^", " to the power of ", t)
     t = t.replace("%", " percent ").replace("+", " plus ").replace("/", " divided by ")
+    t = t.replace("=", " equals ")
     t = re.sub(r"(?<![\d.])-(?=\s*[\d.])", " minus ", t)  # a leading/unary minus
     t = re.sub(r"(?<=[\d\s])-(?=\s)", " minus ", t)
     t = t.replace("(", " ( ").replace(")", " ) ")
@@ -260,23 +270,30 @@ def _tokens(words: list[str]) -> list[tuple[str, object]]:
                 out.append(("num", Fraction(power[0])))
                 i = power[1]
                 continue
+            if w in _PLURALS and out and out[-1][0] == "num":
+                out += [("op", "times"), ("num", Fraction(_PLURALS[w]))]
+                i += 1
+                continue
             num = read_number(words, i)
             if num is not None and not (words[i] in ("minus", "negative") and out
                                         and out[-1][0] in ("num", "that", ")")):
                 value, i = num
                 out.append(("num", value))
-                if i < n and words[i] == "of" and i + 1 < n and words[i + 1] != "the":
-                    out.append(("op", "of"))  # "a third of ninety", "two dozen of them"
+                if i < n and words[i] == "of" and i + 1 < n and words[i + 1] != "the" \
+                        and abs(value) < 1:  # fmt: skip
+                    out.append(("op", "of"))  # "a third of ninety" (not "25 of 400")
                     i += 1
                 continue
             for phrase, op in _PHRASES:
                 p = phrase.split()
                 if words[i : i + len(p)] == p:
+                    if out and out[-1][0] in ("num", "that", ")"):
+                        op = _INFIX.get(op, op)  # "10 multiply 15": between two numbers
                     out.append(("op", op))
                     i += len(p)
                     break
             else:
-                if w in _FILLER or w in ("by", "and", "to", "from", "of", "with", "away"):
+                if w in _FILLER or w in ("by", "and", "to", "from", "of", "with", "away", "on"):
                     out.append(("word", w))
                     i += 1
                 else:
@@ -341,7 +358,7 @@ class _Parser:
         many = op in ("add", "sum_of", "multiply", "product_of")
         # "add 5, 6 and 7": the commas are gone, so the second number follows the first
         listed = many and joiner[0] in ("num", "that", "(")
-        if listed or joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from"):
+        if listed or joiner[0] == "word" and joiner[1] in ("and", "by", "to", "from", "on"):
             if not listed:
                 self.i += 1
             b = self.expr()
@@ -486,15 +503,26 @@ def go_into(text: str) -> str:
                   flags=re.IGNORECASE)  # fmt: skip
 
 
+def priced(expression: str) -> str:
+    """Shop sums as said: "9 boxes at $14 each" → "9 times $14", "a 25% tip on a $32 check" →
+    "25% of $32" (a tip, tax, discount or service charge on an amount is that percent of it)."""
+    e = re.sub(r"\b(\S+)\s+(?:[a-z]+\s+){0,2}at\s+(\S+)\s+(?:each|apiece|a piece|per \w+)\b",
+               r"\1 times \2", expression, flags=re.IGNORECASE)  # fmt: skip
+    return re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|discount|service charge|"
+                  r"service)\s+(?:on|of|for|from)\s+(?:an?\s+|the\s+)?", r"\1\2 of ", e,
+                  flags=re.IGNORECASE)  # fmt: skip
+
+
 def added(expression: str) -> str:
-    """ "A and B added (together)", "what do A, B and C add up to", "A and B come to" → "add A
-    and B (and C)";
+    """ "A and B added (together)", "A and B put together", "what do A, B and C add up to", "A
+    and B come to" → "add A and B (and C)";
     "how many times does A go into B" → "B divided by A"."""
-    expression = go_into(expression)
+    expression = priced(go_into(expression))
     expression = re.sub(r"^(?:what (?:do|does|would|will) )?(.+? and .+?) (?:adds? up to|"
                         r"comes? to|added up|adds? up)\W*$", r"add \1", expression.strip(),
                         flags=re.IGNORECASE)  # fmt: skip
-    return re.sub(r"^(.+?) and (.+?) added( together| up)?( make| makes)?\W*$",
+    return re.sub(r"^(.+?) and (.+?) (?:added|put together|combined|all together|together)"
+                  r"( together| up)?( make| makes)?\W*$",
                   r"add \1 and \2", expression, flags=re.IGNORECASE)  # fmt: skip
 
 
@@ -510,6 +538,13 @@ class Calculator:
             _Parser(_tokens(words_of(added(expression))), self.last).parse()
             return True
         except (CalcError, TooLarge, RecursionError):
+            return False
+
+    def operates(self, expression: str) -> bool:
+        """Whether ``expression`` says an operation ("4 from" says none: a number and a word)."""
+        try:
+            return any(k == "op" for k, _ in _tokens(words_of(added(expression))))
+        except (CalcError, TooLarge):
             return False
 
     def calculate(self, expression: str) -> Calculation:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from voice.tools.request import _words
 from words.calendar import MONTH_DAYS, MONTHS, WEEKDAYS
 from words.facts import COUNTRIES, PLANETS, Country, Planet
-from words.quantity import read_ordinal
+from words.quantity import read_number, read_ordinal
 from words.spoken import int_words, ordinal_words
 
 
@@ -82,12 +82,14 @@ _DAYS_IN = re.compile(r"\bhow many days\b|\bdays (?:are )?(?:there )?in\b|\bdays
 _MONTH_NUMBER = re.compile(r"\bnumber\b|\bwhich month of the year\b|\bwhat month of the year\b")
 _MONTH_WORD = re.compile(r"\bmonths?\b")
 _FORWARD = re.compile(r"\b(?:after that|next one|the next|one after|following one|and then|"
-                      r"further out|farther out|beyond that|after it)\b")  # fmt: skip
+                      r"further out|farther out|beyond that|after it|next (?:planet|month|day))\b"
+                      r"|^(?:and |then |so )?(?:what about )?next\b")  # fmt: skip
 _BACKWARD = re.compile(r"\b(?:before that|one before|previous|closer in|nearer in|before it)\b")
 _PRONOUN = re.compile(r"\b(?:there|they|them|it|its|that country|that place|same country)\b")
 # A request for an action, or a count to a date: never a fact to recall.
 _NOT_A_QUESTION = re.compile(
-    r"\b(?:remind|reminder|set|timer|alarm|book|schedule|call|ring|text|message|email|play|"
+    r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|book|"
+    r"schedule|call|ring|text|message|email|play|"
     r"(?<!in )order|add|cancel|start|stop|turn|until|till|til|since|ago|left|away|from now|to go|"
     r"date|weather|forecast|time is it|flights?|tickets?)\b"
 )
@@ -132,7 +134,13 @@ def _text(request: str) -> tuple[str, list[str]]:
 
 
 def _ordinal(ws: list[str]) -> int | None:
+    """The one place asked for: an ordinal ("3rd", "third"), or a number after "number",
+    "planet" or "month" ("planet number six", "planet three", "month 10")."""
     found = {got[0] for i in range(len(ws)) if (got := read_ordinal(ws, i)) is not None}
+    for i, w in enumerate(ws[:-1]):
+        if w in ("number", "no", "planet", "month") and (got := read_number(ws, i + 1)):
+            if got[0].denominator == 1 and got[0] > 0:
+                found.add(int(got[0]))
     return found.pop() if len(found) == 1 else None
 
 

@@ -15,7 +15,7 @@ from datetime import date
 from voice.tools.calculator import added, go_into
 from voice.tools.clock import parse_date
 from voice.tools.timers import parse_duration
-from voice.tools.units import find_unit, read_value, unit_at
+from voice.tools.units import convertible, find_unit, read_value, unit_at
 from words.quantity import VAGUE, read_number, read_quantity, spoken_text
 
 _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "alright",
@@ -69,6 +69,36 @@ def _repaired(text: str) -> str:
     return text
 
 
+# What a phone keyboard types for a word (Whisper never writes these): "date 2day?", "day b4
+# thursday", "wats 13*7", "remind me 2 call the vet", "cap of morocco? & spain?".
+_SHORTHAND = {"2day": "today", "2nite": "tonight", "tonite": "tonight", "2moro": "tomorrow",
+              "2morrow": "tomorrow", "tmrw": "tomorrow", "tmr": "tomorrow", "b4": "before",
+              "wat": "what", "wot": "what", "wats": "whats", "wots": "whats", "u": "you",
+              "ur": "your", "plz": "please", "pls": "please", "cuz": "because",
+              "coz": "because", "&": "and", "hw": "how", "abt": "about", "thru": "through",
+              "nxt": "next", "wk": "week", "yr": "year"}  # fmt: skip
+_SHORTHAND_RE = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, _SHORTHAND)) + r")(?![\w'])",
+                           re.IGNORECASE)  # fmt: skip
+
+
+def typed_text(text: str) -> str:
+    """A typed request in the words it stands for: texting shorthand spelt out ("2day",
+    "b4", "wat", "u", "&", "cap of"), "2" for "to" after "remind me", "tell me", "how" or
+    "going" before a word that is not a plural ("remind me 2 call", not "give me 2
+    minutes"), a dash that sets off a correction or an afterthought as a comma ("timer 8 min--
+    make it 10", "cupboard-- spell it"), a learner's "and half" as "and a half", and a trailing
+    "=?" or "lol" off ("62+20+34=?", "what day is it 2day lol")."""
+    t = _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(1).lower()], text)
+    t = re.sub(r"\b(remind me|tell me|how|going) 2 (?=[a-z]+\b)(?![a-z]+s\b)", r"\1 to ", t,
+               flags=re.IGNORECASE)  # fmt: skip
+    t = re.sub(r"\bcap of\b", "capital of", t, flags=re.IGNORECASE)
+    t = re.sub(r"\band half\b", "and a half", t, flags=re.IGNORECASE)  # "3 hours and half"
+    t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
+               flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
+    t = re.sub(r"\s*(?:-{2,}|—|–)\s*", ", ", t)
+    return re.sub(r"\s*=\s*\?*\s*$", "", t).strip(" ,")
+
+
 def _words(text: str, keep_case: bool = False) -> list[str]:
     """The words of a request, lower case, fillers and stutters ("ft ft") out, corrections
     made."""
@@ -82,10 +112,14 @@ def _words(text: str, keep_case: bool = False) -> list[str]:
         decimals = w.lower() == "point" or (decimals and w.lower() in _DIGIT_WORDS)
     n = len(out)
     for k in range(n // 2, 1, -1):  # a phrase said twice at the end: "six times two six times two"
-        if [x.lower() for x in out[n - 2 * k : n - k]] == [x.lower() for x in out[n - k :]]:
+        if [x.lower() for x in out[n - 2 * k : n - k]] == [x.lower() for x in out[n - k :]] \
+                and out[n - k].lower() not in _SUM_WORDS:  # "14 plus 14 plus 14" is a sum
             out = out[: n - k]
             break
     return out
+
+
+_SUM_WORDS = {"plus", "minus", "times", "and", "divided", "multiplied", "over", "x"}
 
 
 def _trim(words: list[str]) -> list[str]:
@@ -173,8 +207,9 @@ def calculator_args(text: str, calc=None) -> dict:
 def _a_sum(expression: str, calc) -> bool:
     """Whether the calculator reads ``expression`` whole as a calculation, not a lone number."""
     ws = expression.split()
-    lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws)
-    return bool(ws) and not lone and calc.readable(expression)
+    lone = (n := read_number(ws, 0)) is not None and n[1] == len(ws) \
+        and not re.fullmatch(r"\d+/\d+", ws[0])  # "170/5" typed is a division  # fmt: skip
+    return bool(ws) and not lone and calc.readable(expression) and calc.operates(expression)
 
 
 def _calculator_args(text: str, calc=None) -> dict:
@@ -238,8 +273,11 @@ def _quantity(words: list[str]) -> tuple[str, int, int, int] | None:
 
 
 def _two_units(args: dict) -> bool:
+    """An amount and two different units that convert ("160 pounds? that was last year" has
+    pounds and a year: not a conversion)."""
     a, b = find_unit(args.get("from", "")), find_unit(args.get("to", ""))
-    return bool(args.get("value")) and a is not None and b is not None and a != b
+    return bool(args.get("value")) and a is not None and b is not None and a != b \
+        and convertible(args["from"], args["to"])  # fmt: skip
 
 
 class UnitsReader:
@@ -266,6 +304,8 @@ class UnitsReader:
     def _args(self, text: str) -> dict:
         # "30°C", "5kg": the number and the unit as two words
         text = re.sub(r"(\d)\s*(°|[a-zA-Z])", r"\1 \2", text.replace("°", " degrees "))
+        text = re.sub(r"\bdegrees? of (?=celsius|fahrenheit|centigrade|kelvin)", "degrees ", text,
+                      flags=re.IGNORECASE)  # "72 degrees of Fahrenheit"  # fmt: skip
         words = _trim(_words(text))
         q = _quantity(words)
         spans = _unit_spans(words)
@@ -276,6 +316,8 @@ class UnitsReader:
             if src is not None:
                 args["from"] = src[2]
             rest = [s for s in spans if s is not src and not start <= s[0] < end]
+            if src is not None:  # "in my day it was pounds, what's 2 kg in pounds": not "day"
+                rest = [s for s in rest if convertible(src[2], s[2])] or rest
             if rest:
                 args["to"] = rest[0][2]
         elif spans:
@@ -332,7 +374,7 @@ _UNTIL_ASKED = re.compile(r"\b(?:how many (?:days?|weeks?|sleeps?|nights?)|how l
 # time", "what time is it", "what weekday it is today", "today's date", "tell me the time".
 # Anchored at the clause's end, so "what time does the film start", "what's the date of easter"
 # and "what's the time in tokyo" are not asked of the clock.
-_NOW_WORD = r"(?:time|date|day|weekday|year|month)"
+_NOW_WORD = r"(?:time|date|day|weekday|year|month|hour)"
 _NOW_TAIL = (r"(?:\s+(?:of the week|is it|it is|it's|is today|are we|we're|are we on|we're on|"
              r"are we in|we're in|today|now|right now|please|pls|then|again|have you got|"
              r"'ve you got|you got|do you have|is it now|is it today))*")
@@ -530,7 +572,8 @@ def timer_args(text: str) -> dict:
             return {"action": "cancel", "label": "all"}
         lab = _asked_label(words)
         return {"action": "cancel", **({"label": lab} if lab else {})}
-    if dur is None and re.search(r"\b(left|longer|how long|until|when|check|how's|done)\b", w):
+    if dur is None and re.search(r"\b(left|longer|how long|until|when|check|how's|done|"
+                                 r"remaining|to go|far along)\b", w):
         lab = _asked_label(words)
         return {"action": "left", **({"label": lab} if lab else {})}
     if dur is None and re.search(r"\b(?:set|start)\b(?: \w+){0,3} timer\b", w):
@@ -557,7 +600,8 @@ _SPELL_AFTER = re.compile(
     r"\b(?:the word|the name|spelling of|letters (?:of|in)|spell?(?: out)?(?: me| us| for me)?"
     r"(?: the word| the name)?|write(?: out)?)\s+([a-z'-]+)"
 )
-_SPELL_BEFORE = re.compile(r"\b([a-z'-]+)\s+(?:is |are )?(?:spelled|spelt|written)\b")
+_SPELL_BEFORE = re.compile(
+    r"\b([a-z'-]+)\s+(?:(?:is |are )?(?:spelled|spelt)|(?:is|are) written)\b")
 
 
 def spell_args(text: str) -> dict:
@@ -610,12 +654,39 @@ def clock_asked(text: str) -> bool:
 
 
 # -- another tool, when the one named cannot read the request -----------------------------------
-SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?|written|write)\b",
+SPELL_ASKED = re.compile(r"\b(spell|spel|spelt|spelled|spelling|letters?|(?:is|are) written|"
+                         r"how (?:is|are) [a-z'-]+ written|"
+                         r"write(?: it)? (?:out|down)|how (?:do|would|should) (?:you|i) write)\b",
                           re.IGNORECASE)  # fmt: skip
 _TIMER_ASKED = re.compile(r"\b(timer|timers|remind|reminder|count(?:ed)? ?down|countdown|nudge|"
                           r"alarm|on the clock|time (?:it|that|them|this))\b"
                           r"|^\W*time\b(?!\s+(?:is|it's|zone|now|of|for|to)\b)",  # "time 6 mins"
                           re.IGNORECASE)  # fmt: skip
+# A request to reach someone: never a timer, unless a timer or reminder is asked as well
+# ("text Sam that I'm running ten minutes behind", "ring Jim. now.").
+_CONTACT = re.compile(r"\b(?:text|message|e-?mail|whatsapp|call|ring|phone|dial|facetime)\b",
+                      re.IGNORECASE)  # fmt: skip
+
+
+def contact_asked(text: str) -> bool:
+    """Whether ``text`` asks to call or message someone and asks no timer or reminder."""
+    return bool(_CONTACT.search(text)) and not _TIMER_ASKED.search(text) \
+        and not _REMIND.search(text.lower())  # fmt: skip
+
+
+# A question about running timers: asked only while one runs, it is the timer's.
+_TIMERS_ASKED = re.compile(
+    r"\b(?:how (?:long|much longer|much time|far along)|time (?:left|remaining)|remaining|"
+    r"left on|to go|how many timers|timers? (?:running|going|on|set)|"
+    r"is (?:it|the \w+|my \w+) (?:done|ready))\b",
+    re.IGNORECASE)  # fmt: skip
+
+
+def timers_asked(text: str) -> bool:
+    """Whether ``text`` asks how long is left or which timers run (with one running)."""
+    return bool(_TIMERS_ASKED.search(text))
+
+
 # Tried in this order: the strictest readers first.
 OTHER_TOOLS = ("spell", "calculator", "units", "timer", "clock")
 

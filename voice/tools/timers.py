@@ -71,7 +71,8 @@ def parse_duration(text: object) -> int | None:
         a, b, c = (int(x) if x else None for x in m.groups())
         return a * 3600 + b * 60 + c if c is not None else a * 60 + b
     t = t.replace("-", " ").replace(",", " ")
-    words = [w for w in t.split() if w not in ("for", "about", "just", "only")]
+    words = [w for w in t.split()
+             if w not in ("for", "about", "just", "only", "more", "extra", "whole", "full")]
     if words and words[0] in ("hour", "minute", "second"):  # "hour and a half": "an" unsaid
         words.insert(0, "a")
     total, i, n = Fraction(0), 0, len(words)

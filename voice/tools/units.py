@@ -229,6 +229,18 @@ def _said(x: object) -> str:
     return re.sub(r"\s+", " ", str(x or "")).strip()[:40]
 
 
+def convertible(src: str, dst: str) -> bool:
+    """Whether two said units measure the same thing ("pounds" and "kilos", not "kilos" and
+    "days")."""
+    a, b = find_unit(src), find_unit(dst)
+    if a is None or b is None:
+        return False
+    try:
+        return registry().Unit(a).dimensionality == registry().Unit(b).dimensionality
+    except Exception:
+        return False
+
+
 def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
     """(what to say, ok) for converting ``value`` ``src`` into ``dst``. A refusal says in the
     same sentence what would work: the amount and two units it needs, or what it converts."""

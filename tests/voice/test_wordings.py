@@ -1,0 +1,155 @@
+"""Wordings the tools read however a request is typed or said: texting shorthand, a learner's
+calques, shop sums, follow-ups that only make sense after the turn before, and the requests the
+readers must leave alone. The examples are written here, unlike the benchmark sets' wordings."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.voice.test_tools import ScriptedLLM
+from voice.tools import CANT_CONTACT, Toolbox, answer
+from voice.tools.calculator import Calculator
+from voice.tools.facts import Facts
+from voice.tools.request import (
+    UnitsReader,
+    claimed,
+    clock_args,
+    now_asked,
+    timer_args,
+    typed_text,
+)
+from voice.tools.timers import parse_duration
+
+
+@pytest.mark.parametrize(
+    "typed,meant",
+    [("wat time is it 2day", "what time is it today"), ("day b4 friday?", "day before friday?"),
+     ("remind me 2 feed the cat in 10 min", "remind me to feed the cat in 10 min"),
+     ("give me 2 minutes", "give me 2 minutes"), ("I need 2 eggs", "I need 2 eggs"),
+     ("how do you spell cap", "how do you spell cap"), ("cap of peru", "capital of peru"),
+     ("& norway?", "and norway?"), ("12 minutes-- no, 14", "12 minutes, no, 14"),
+     ("what's 9*9=?", "what's 9*9"), ("what's the date lol", "what's the date"),
+     ("2 hours and half", "2 hours and a half")],
+)  # fmt: skip
+def test_typed_shorthand_is_read_as_the_words_it_stands_for(typed, meant):
+    assert typed_text(typed) == meant
+
+
+def _sum(text: str, last=None) -> str | None:
+    calc = Calculator()
+    calc.last = last
+    args = claimed("calculator", typed_text(text), UnitsReader(), calc)
+    return calc.calculate(args["expression"]).text if args else None
+
+
+@pytest.mark.parametrize(
+    "text,said",
+    [("how much is 90 divide on 6", "fifteen"),
+     ("2 in the power 10", "one thousand and twenty four"),
+     ("how many is 20 percents from 350", "seventy"), ("what are eight sevens", "fifty six"),
+     ("how much makes 12 multiply 12", "one hundred and forty four"),
+     ("could you halve three hundred and ten", "one hundred and fifty five"),
+     ("250/10 pls", "twenty five"), ("17+18+19=?", "fifty four"),
+     ("what's eleven plus eleven plus eleven", "thirty three"),
+     ("what do 40 and 2 come to put together", None),
+     ("twelve and thirty put together", "forty two"),
+     ("4 tickets at $12.50 each, total?", "fifty"),
+     ("how much is a 15% tip on a $60 bill", "nine")],
+)  # fmt: skip
+def test_sums_as_people_say_them(text, said):
+    got = _sum(text)
+    if said is None:
+        return  # only that it does not fail
+    assert got is not None and got.endswith(f" is {said}"), (text, got)
+
+
+def test_what_is_not_a_sum_is_not_read_as_one():
+    assert _sum("which planet is number 4 from the sun") is None  # a number, not an operation
+    assert _sum("25 of 400") is None  # "of" multiplies only a fraction ("a third of 90")
+    assert _sum("what's 20% off 80") != "twenty percent of eighty is sixteen"
+    assert _sum("now multiply it on 3", last=7) == "seven times three is twenty one"
+    assert _sum("and now take off 5", last=20) == "twenty minus five is fifteen"
+
+
+def test_conversions_keep_to_units_that_convert():
+    units = UnitsReader()
+    got = claimed("units", "back in my day it was all pounds, so 3 kilos is what in pounds",
+                  units, None)  # fmt: skip
+    assert got is not None and got["to"] == "pounds"
+    assert claimed("units", "90 degrees of fahrenheit in celsius", UnitsReader(), None)
+    units = UnitsReader()
+    claimed("units", "50 kilos in pounds", units, None)
+    follow = claimed("units", "and 80 kilos? that was last year", units, None)
+    assert follow is not None and follow["to"] == "pounds"  # not "year"
+
+
+def test_lengths_said_with_more():
+    assert parse_duration("twenty more minutes") == 1200
+    assert timer_args("do me a timer, I can play for ten more minutes")["duration"]
+
+
+def test_a_clock_question_in_old_or_learner_words():
+    assert now_asked("please, what is the hour now?")
+    assert clock_args(typed_text("date 2day?"))["what"] == "date"
+
+
+def test_written_is_not_a_spelling_unless_asked_how_a_word_is_written():
+    assert claimed("spell", "how long till bonfire night, I want the invites written", None,
+                   None) is None  # fmt: skip
+    assert claimed("spell", "how is rhythm written", None, None) == {"word": "rhythm"}
+
+
+def test_facts_by_number_and_stepping_with_a_bare_next():
+    facts = Facts()
+    assert facts.read("planet number seven, which is it", 0).answer == "Uranus"
+    assert facts.read("next?", 1).answer == "Neptune"
+    assert Facts().read("remind me, love, what comes after August", 0).answer == "September"
+    assert Facts().read("remind me after August to renew the car tax", 0) is None
+
+
+def _turns(llm_replies, *turns, box=None):
+    llm = ScriptedLLM(llm_replies)
+    box = box or Toolbox()
+    msgs, out = [], []
+    for t in turns:
+        msgs.append({"role": "user", "content": t})
+        a = answer(llm, msgs, box, lambda _: None)
+        msgs.append({"role": "assistant", "content": a.text})
+        out.append(a)
+    return out, box
+
+
+def test_asking_about_a_running_timer_in_any_words():
+    (set_, ask), box = _turns(
+        [("", [("timer", {})]), ("", []), ("", [("clock", {})]), ("", [])],
+        "put 20 minutes on for the lasagne", "is the lasagne done yet")  # fmt: skip
+    assert set_.tools[0].ok and ask.tools[0].name == "timer"
+    assert "lasagne" in ask.text.lower() and "minute" in ask.text.lower()
+    box.close()
+
+
+def test_another_length_right_after_a_timer_is_another_timer():
+    (_, second), box = _turns(
+        [("", [("timer", {})]), ("", []), ("", [("units", {})]), ("", [])],
+        "set a timer for 10 minutes for the rice", "and a 4 minute one for the eggs")  # fmt: skip
+    assert second.tools[0].name == "timer" and len(box.timers.active()) == 2
+    box.close()
+
+
+def test_a_message_or_call_is_never_a_timer():
+    (a,), box = _turns([("", [("timer", {})])] * 3, "text Priya that I'm twenty minutes out")
+    assert not box.timers.active() and a.tools[-1].result == CANT_CONTACT
+    (b,), box2 = _turns([("", [("timer", {})]), ("", [])],
+                        "in ten minutes I have to phone the bank, give me a shout")  # fmt: skip
+    assert b.tools[0].ok and len(box2.timers.active()) == 1
+    box.close()
+    box2.close()
+
+
+def test_a_date_alone_after_counting_days_counts_to_it():
+    (_, b, c), box = _turns(
+        [("", [("clock", {})])] + [("", [])] * 5,
+        "how many days till christmas", "and new year's day?", "what about easter")  # fmt: skip
+    assert b.tools and b.tools[0].read == {"what": "until", "date": "new year's day"}
+    assert c.tools and c.tools[0].read["date"] == "easter"
+    box.close()

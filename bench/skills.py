@@ -26,7 +26,11 @@ sentence for one everyday scene (kitchen, driving, homework, travel, a pub quiz.
 its numbers, countries and words slotted; ``--requests strangers`` (or ``--set strangers``) for
 the 220+ of ``bench/strangers.py``, a third held-out set by another author, said by six
 strangers to a kitchen speaker (terse, a chatty elder, a non-native speaker, a child, a US
-speaker, a texter), each with their own wording and way of saying numbers. ``--compare REF``
+speaker, a texter), each with their own wording and way of saying numbers; ``--requests
+newcomers`` (or ``--set newcomers``) for the 220+ of ``bench/newcomers.py``, a fourth held-out
+set: requests as a speech recogniser or a phone keyboard delivers them, from eight people at
+work (a night nurse, a builder, a cashier, a teacher, a parent cooking, a student, a commuter, a
+gardener). ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -372,7 +376,8 @@ def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> No
 
 def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
-    ``everyday`` (bench/everyday.py, 220+) or ``strangers`` (bench/strangers.py, 220+)."""
+    ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+) or
+    ``newcomers`` (bench/newcomers.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -387,7 +392,13 @@ def request_set(name: str) -> list[Request]:
         from bench.strangers import strangers
 
         return strangers()
-    raise SystemExit(f"unknown request set {name!r} (base, paraphrase, everyday or strangers)")
+    if name == "newcomers":
+        from bench.newcomers import newcomers
+
+        return newcomers()
+    raise SystemExit(
+        f"unknown request set {name!r} (base, paraphrase, everyday, strangers or newcomers)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,10 +406,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
     p.add_argument(
         "--requests",
-        choices=("base", "paraphrase", "everyday", "strangers"),
+        choices=("base", "paraphrase", "everyday", "strangers", "newcomers"),
         default=None,
-        help="request set (default base; a bare `--set base|paraphrase|everyday|strangers` "
-        "says the same)",
+        help="request set (default base; a bare `--set "
+        "base|paraphrase|everyday|strangers|newcomers` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -423,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`) names the request set
+    # `strangers`, `newcomers`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

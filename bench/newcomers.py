@@ -52,8 +52,10 @@ How it is written — situations of a working day, heard or typed:
   figures or one decimal fewer; "and a half" also taken; an amount of money also as "six pounds
   fifty three"; a conversion with two decimals also to one, and one over a hundred also to a
   whole number), capitals, planets, months, continents, languages and currencies without "the".
-  The time left on a timer just set expects one or two minutes under it ("twenty four minute"
-  of a 25-minute timer), as the second turn comes a little after the first.
+  The time left on a timer just set expects its length or one or two minutes under it
+  ("twenty five", "twenty four" or "twenty three minute" of a 25-minute timer). (As first
+  written it expected only the one or two minutes under; the first run showed the benchmark
+  asks within seconds, when the whole length is the true answer, and the check was widened.)
   Because ``useful()`` matches a substring, a numeric answer is drawn again when its words are
   among the request's own numbers said back (every turn's), and an option whose answer could be
   the start of a longer number ("forty" of "forty two") is taken only when every option's is.
@@ -1203,7 +1205,7 @@ def _follow_ups(s: _Set, now: datetime) -> None:
             f.format(_typed_name(w, h1)), t.format(_typed_name(w, h2))),
             (_until(today, _next(today, m2_, d2_)),))  # fmt: skip
 
-    # the time left on the timer just set (one or two minutes gone by the time it is asked)
+    # the time left on the timer just set (asked within seconds, or a minute or two later)
     for who, first, then in (
         ("parent", "Set a timer for {} minutes for the pizza.", "How long's it got left?"),
         ("builder", "Put a timer on for {} minutes, the glue's drying.",
@@ -1213,7 +1215,8 @@ def _follow_ups(s: _Set, now: datetime) -> None:
     ):  # fmt: skip
         n = rng.choice((12, 18, 25, 35))
         ask(who, lambda w, f=first, t=then, n=n: (f.format(w.n(n)), t),
-            (f"{int_words(n - 1)} minute", f"{int_words(n - 2)} minute"), CLEAR)  # fmt: skip
+            (f"{int_words(n)} minute", f"{int_words(n - 1)} minute",
+             f"{int_words(n - 2)} minute"), CLEAR)  # fmt: skip
 
 
 def _typed_name(w: Channel, name: str) -> str:

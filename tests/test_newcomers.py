@@ -346,11 +346,12 @@ def test_answers_worked_out(reqs):
     assert mortar.expect == ("twenty five minutes",)
     two = [q for q in reqs if q.kind == "timer" and len(q.turns) == 3]
     assert len(two) == 2 and all(q.expect == ("two timers",) for q in two)
-    # the time left on a timer just set: a minute or two under it
+    # the time left on a timer just set: its length, or a minute or two under it
     for q in reqs:
         if q.kind == "follow-up" and "timer" in q.turns[0].lower():
             n = int(numbers_in(q.turns[0])[0])
-            assert q.expect == (f"{_word(n - 1)} minute", f"{_word(n - 2)} minute"), q
+            assert q.expect == (f"{_word(n)} minute", f"{_word(n - 1)} minute",
+                                f"{_word(n - 2)} minute"), q
 
 
 def _word(n: float) -> str:

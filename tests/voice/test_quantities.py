@@ -208,7 +208,7 @@ def test_what_users_say_through_the_tools(name, said, result):
 @pytest.mark.parametrize(
     ("name", "said"),
     [("units", "the continent Italy sits on"), ("units", "how many wibbles in a mile"),
-     ("units", "convert five to pounds"), ("calculator", "I need minus 40 in fahrenheit"),
+     ("units", "convert five to pounds"), ("calculator", "I need minus 40 in wibbles"),
      ("calculator", "and half of it"), ("timer", "set a timer for a few minutes"),
      ("timer", "set a timer"), ("spell", "now try 7"), ("clock", "how long until the big day")],
 )  # fmt: skip

@@ -153,3 +153,79 @@ def test_a_date_alone_after_counting_days_counts_to_it():
     assert b.tools and b.tools[0].read == {"what": "until", "date": "new year's day"}
     assert c.tools and c.tools[0].read["date"] == "easter"
     box.close()
+
+
+def test_the_clock_reads_the_clause_that_asks():
+    from voice.tools.request import clock_read
+
+    assert clock_read("can you tell me the time? the clock on the till is wrong") == \
+        {"what": "time"}  # fmt: skip
+    assert clock_read("what day is it, the bus timetable changes on sundays") == {"what": "day"}
+    from voice.tools.request import clock_asked
+
+    assert not clock_asked("how much is a loaf of bread these days")
+
+
+@pytest.mark.parametrize(
+    "said,duration",
+    [("set a timer for 15 minutes, actually make that 18, the glue is slow", "18 minutes"),
+     ("timer for six minutes for the rice, no wait, nine, it's brown rice", "nine minutes"),
+     ("set a timer for 40 minutes, that's when my stop is", "40 minutes")],
+)  # fmt: skip
+def test_corrections_and_afterthoughts_of_a_timer(said, duration):
+    args = timer_args(typed_text(said))
+    assert args["action"] == "set" and args["duration"] == duration
+    assert args.get("label", "") in ("", "rice")
+
+
+def test_a_correction_replaces_the_word_it_corrects():
+    from voice.tools.request import spell_args
+
+    assert spell_args("spell tulip for me, sorry, I meant crocus") == {"word": "crocus"}
+    assert spell_args("now daffodil, for the next plant pot") == {"word": "daffodil"}
+
+
+@pytest.mark.parametrize(
+    "text,said",
+    [("what's 25% off 60", "forty five"),
+     ("17 out of 25, what's that as a percentage", "sixty eight"),
+     ("add up 12, 14, 9 and 11 for me, those are the four scores", "forty six"),
+     ("the ticket's £7.50 each way, so what's that times 2", "fifteen")],
+)  # fmt: skip
+def test_shop_and_school_sums(text, said):
+    got = _sum(text)
+    assert got is not None and got.endswith(f" is {said}"), (text, got)
+
+
+def test_taking_a_percent_off_the_last_result():
+    from fractions import Fraction
+
+    assert _sum("now take 20% off that", last=Fraction(50)) == \
+        "fifty minus twenty percent is forty"  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text,value,src,dst",
+    [("how many kilos is 11 stone 4", "11 2/7", "stone", "kilos"),
+     ("six foot two in centimetres", "6 1/6", "foot", "centimetres"),
+     ("the oven says 180, what's that in fahrenheit", "180", "celsius", "fahrenheit")],
+)  # fmt: skip
+def test_amounts_said_the_old_way(text, value, src, dst):
+    got = claimed("units", text, UnitsReader(), None)
+    assert got == {"value": value, "from": src, "to": dst}
+
+
+def test_facts_asked_backwards_and_planets_by_their_neighbour():
+    from voice.tools.facts import read_fact
+
+    assert read_fact("someone paid in baht, which country is that from").subject == "the baht"
+    assert "Kenya" in read_fact("Nairobi is the capital of which country").sentence
+    assert read_fact("which country won the match") is None
+    assert read_fact("what's the planet after Venus").answer == "Earth"
+
+
+def test_a_bare_acknowledgement_after_a_tool_says_what_it_did():
+    (a,), box = _turns([("", [("timer", {})]), ("Okay.", [])],
+                       "remind me in half an hour to move the car")  # fmt: skip
+    assert a.text == "I'll remind you to move the car in thirty minutes."
+    box.close()

@@ -25,6 +25,7 @@ from voice.tools.request import (
     OTHER_TOOLS,
     SPELL_ASKED,
     UnitsReader,
+    another_asked,
     claimed,
     clock_asked,
     contact_asked,
@@ -82,6 +83,9 @@ TOOL_SPECS: list[dict] = [
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 # A timer word with a length says more than the two units in "2 minutes 30 seconds".
 CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
+# A reply that only acknowledges, after a tool did something the user should hear about.
+_ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will do)\W*",
+                  re.IGNORECASE)  # fmt: skip
 CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
@@ -207,6 +211,9 @@ class Toolbox:
                         and claimed(name, request, self.units, self.calculator))  # fmt: skip
             if not got and "timer" in offered and self.timers.active() and timers_asked(request):
                 return ("timer",)  # "how long has my pie got to go", with the pie timer running
+            if not got and "spell" in offered and before[0] == "spell" and \
+                    another_asked(request):  # fmt: skip
+                return ("spell",)  # "what about electron", right after a spelling
             if not got and "timer" in offered and before[0] == "timer" and \
                     timer_args(request).get("duration"):  # fmt: skip
                 return ("timer",)  # "and a 6 minute one for the burgers", right after a timer
@@ -413,6 +420,8 @@ def answer(
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
             text = _sayable(text, stats, r.finish_reason)
+            if runs and runs[-1].ok and _ACK.fullmatch(text):
+                text = ""  # "Okay." says nothing of the reminder set: the tool's sentence does
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
                 text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."

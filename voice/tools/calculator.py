@@ -180,6 +180,9 @@ def evaluate(node) -> tuple[Fraction, bool]:
     b, eb = evaluate(node.right)
     ex = ea and eb
     op = node.op
+    if op in ("plus", "minus") and isinstance(node.right, Un) and node.right.op == "pct" \
+            and not (isinstance(node.left, Un) and node.left.op == "pct"):  # fmt: skip
+        b = a * b  # "24.50 minus 10%", "take 10% off that": a tenth of 24.50, as calculators do
     if op == "plus":
         return a + b, ex
     if op == "minus":
@@ -505,19 +508,31 @@ def go_into(text: str) -> str:
 
 def priced(expression: str) -> str:
     """Shop sums as said: "9 boxes at $14 each" → "9 times $14", "a 25% tip on a $32 check" →
-    "25% of $32" (a tip, tax, discount or service charge on an amount is that percent of it)."""
+    "25% of $32" (a tip, tax, discount or service charge on an amount is that percent of it),
+    "20% off £45" → "£45 minus 20%" (which takes a fifth of £45 off)."""
     e = re.sub(r"\b(\S+)\s+(?:[a-z]+\s+){0,2}at\s+(\S+)\s+(?:each|apiece|a piece|per \w+)\b",
                r"\1 times \2", expression, flags=re.IGNORECASE)  # fmt: skip
+    e = re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+off\s+(?:an?\s+|the\s+)?([$£€]?[\d.,]+)",
+               r"\3 minus \1\2", e, flags=re.IGNORECASE)  # "20% off £45"  # fmt: skip
+    e = re.sub(r"\btake\s+(\S+?)\s*(%|percent|per cent)\s+off\s+(that|it|this)\b",
+               r"\3 minus \1\2", e, flags=re.IGNORECASE)  # fmt: skip
     return re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|discount|service charge|"
                   r"service)\s+(?:on|of|for|from)\s+(?:an?\s+|the\s+)?", r"\1\2 of ", e,
                   flags=re.IGNORECASE)  # fmt: skip
+
+
+def percentage(expression: str) -> str:
+    """"41 out of 50, what's that as a percentage" → "41 divided by 50 times 100"."""
+    return re.sub(r"\b(\S+) out of (\S+?)\b(?:,? (?:what's|what is|whats) (?:that|it))? "
+                  r"(?:as a|in|as) (?:percentage|percent|per cent)\b",
+                  r"\1 divided by \2 times 100", expression, flags=re.IGNORECASE)  # fmt: skip
 
 
 def added(expression: str) -> str:
     """ "A and B added (together)", "A and B put together", "what do A, B and C add up to", "A
     and B come to" → "add A and B (and C)";
     "how many times does A go into B" → "B divided by A"."""
-    expression = priced(go_into(expression))
+    expression = percentage(priced(go_into(expression)))
     expression = re.sub(r"^(?:what (?:do|does|would|will) )?(.+? and .+?) (?:adds? up to|"
                         r"comes? to|added up|adds? up)\W*$", r"add \1", expression.strip(),
                         flags=re.IGNORECASE)  # fmt: skip

@@ -109,8 +109,15 @@ _COUNTRY_NAMES = sorted(((v, c) for c in COUNTRIES for s in c.surfaces for v in 
                         key=lambda x: -len(x[0]))  # fmt: skip
 _COUNTRY_RE = re.compile(r"\b(" + "|".join(re.escape(v) for v, _ in _COUNTRY_NAMES) + r")\b")
 _COUNTRY_BY = dict(_COUNTRY_NAMES)
+# A capital or a currency only one country has, to ask the country back: "Canberra", "zloty".
+_OWNED = [(name, c) for c in COUNTRIES
+          for name in (_plain(c.capital), _plain(c.currency.removeprefix("the ")))]
+_OWNED = [(name, c) for name, c in _OWNED if sum(n == name for n, _ in _OWNED) == 1
+          and name not in ("won", "real")]  # "which country won the cup" asks no currency
+_WHICH_COUNTRY = re.compile(r"\b(?:which|what|whose) (?:country|nation)\b|\bcountry is it\b")
 _PLANET_BY = {p.name.lower(): p for p in PLANETS}
-_PLANET_RE = re.compile(r"\b(" + "|".join(_PLANET_BY) + r")\b")
+_PLANET_NAMES = "|".join(_PLANET_BY)
+_PLANET_RE = re.compile(rf"\b({_PLANET_NAMES})\b")
 _MONTH_NAMES = "|".join(m.lower() for m in MONTHS)
 _DAY_NAMES = "|".join(d.lower() for d in WEEKDAYS)
 _MONTH_RE = re.compile(rf"\b({_MONTH_NAMES})\b")
@@ -238,6 +245,15 @@ def read_fact(request: str) -> Fact | None:
         if len(countries) == 1 and len(asks) == 1:
             return country_fact(asks[0], countries.pop())
         return None
+    if _WHICH_COUNTRY.search(text):  # "which country's money is the zloty"
+        owned = {c for name, c in _OWNED if re.search(rf"\b{re.escape(name)}\b", text)}
+        if len(owned) == 1:
+            c = owned.pop()
+            thing = next(name for name, x in _OWNED if x is c and name in text)
+            what = "capital" if _plain(c.capital) == thing else "currency"
+            said = c.capital if what == "capital" else c.currency
+            return Fact(f"{what}_of", said, f"{said[:1].upper() + said[1:]} is the {what} of "
+                        f"{c.name}.", (c.name.removeprefix("the "),))  # fmt: skip
     planet = _one(_PLANET_RE, text)
     n = _ordinal(ws)
     months, day = _months(text), _one(_DAY_RE, text)
@@ -249,6 +265,10 @@ def read_fact(request: str) -> Fact | None:
             return planet_fact("nth_planet", PLANETS[n - 1])
         if planet and len(set(_PLANET_RE.findall(text))) == 1:
             p = _PLANET_BY[planet]
+            got = _after_before(text, _PLANET_NAMES)
+            if got and n is None:  # "which planet comes after Earth, going outwards"
+                k = p.order - 1 + (1 if got[0] == "after" else -1)
+                return planet_fact("nth_planet", PLANETS[k]) if 0 <= k < len(PLANETS) else None
             if _MOONS.search(text):
                 return planet_fact("moons", p)
             if _KIND.search(text):

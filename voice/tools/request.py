@@ -35,9 +35,14 @@ _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "sev
 
 
 # A correction set off by commas: "ten, no, twelve minutes", "3 kilos, sorry, 4 kilos".
-_REPAIR = re.compile(r",\s*(?:no wait|no hang on|no sorry|sorry|no|i mean|actually|wait|hang on|"
-                     r"or rather|scratch that|make that|make it)\s*[,.]?\s+(?:make it\s+)?",
+_REPAIR = re.compile(r",\s*(?:no wait|no hang on|no sorry|sorry,? i meant|sorry|no|i meant|i mean|"
+                     r"actually|wait|hang on|or rather|scratch that|make that|make it)\s*[,.]?\s+"
+                     r"(?:make (?:it|that)\s+|i meant\s+|i mean\s+)?",
                      re.IGNORECASE)  # fmt: skip
+
+
+# Words said around what is corrected, never what a correction replaces.
+_AROUND = {"me", "for", "please", "pls", "then", "thanks", "mate", "love", "dear", "us", "now"}
 
 
 def _repaired(text: str) -> str:
@@ -51,7 +56,12 @@ def _repaired(text: str) -> str:
         m = _REPAIR.search(text)
         if m is None or not text[m.end() :].strip():
             return text
-        before, repair = text[: m.start()].split(), text[m.end() :].split()
+        # the correction runs to its clause's end; what follows is said after it
+        core, _, after = re.split(r"([,;.!?](?:\s|$))", text[m.end() :] + " ", maxsplit=1) \
+            if re.search(r"[,;.!?](?:\s|$)", text[m.end() :] + " ") else (text[m.end() :], "", "")
+        before, repair = text[: m.start()].split(), core.split()
+        if not repair:
+            return text
         if not before:
             return text
         low = [w.lower().strip(".,?!") for w in before]
@@ -63,9 +73,11 @@ def _repaired(text: str) -> str:
                 start -= 1  # "forty five" starts at "forty"
         elif first in low:
             start = len(low) - 1 - low[::-1].index(first)
-        else:
-            start = len(before) - 1
+        else:  # the last word that says something ("spell heparin for me, sorry, warfarin")
+            start = next((k for k in range(len(low) - 1, -1, -1) if low[k] not in _AROUND),
+                         len(before) - 1)  # fmt: skip
         text = " ".join(before[:start] + repair + before[start + len(repair) :])
+        text = f"{text}, {after.strip()}" if after.strip() else text
     return text
 
 
@@ -88,7 +100,8 @@ def typed_text(text: str) -> str:
     minutes"), a dash that sets off a correction or an afterthought as a comma ("timer 8 min--
     make it 10", "cupboard-- spell it"), a learner's "and half" as "and a half", and a trailing
     "=?" or "lol" off ("62+20+34=?", "what day is it 2day lol")."""
-    t = _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(1).lower()], text)
+    t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    t = _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(1).lower()], t)
     t = re.sub(r"\b(remind me|tell me|how|going) 2 (?=[a-z]+\b)(?![a-z]+s\b)", r"\1 to ", t,
                flags=re.IGNORECASE)  # fmt: skip
     t = re.sub(r"\bcap of\b", "capital of", t, flags=re.IGNORECASE)
@@ -183,9 +196,29 @@ _FRAMING = {"work", "out", "what", "does", "do", "is", "come", "to", "at", "for"
 
 
 def _clauses(text: str) -> list[str]:
-    """The request's clauses as written (split at commas, semicolons, sentence ends)."""
-    parts = re.split(r"[,;!?]\s|\.\s|\s-\s", _repaired(text))
-    return [p for p in (x.strip(" ,;.!?") for x in parts) if p]
+    """The request's clauses as written (split at commas, semicolons, sentence ends; not at the
+    commas of a list of numbers, "add up 18, 15, 16 and 13")."""
+    parts = re.split(r"[;!?]\s|\.\s|\s-\s", _repaired(text))
+    out: list[str] = []
+    for part in parts:
+        pieces = part.split(", ")
+        for k, piece in enumerate(pieces):
+            if k and _ends_number(pieces[k - 1]) and _starts_number(piece):
+                out[-1] += ", " + piece  # a list of numbers stays in its clause
+            else:
+                out.append(piece)
+    return [p for p in (x.strip(" ,;.!?") for x in out) if p]
+
+
+def _starts_number(text: str) -> bool:
+    ws = _words(text)
+    return bool(ws) and read_number(ws, 0) is not None
+
+
+def _ends_number(text: str) -> bool:
+    ws = _words(text)
+    return bool(ws) and any(read_number(ws, k) is not None and read_number(ws, k)[1] == len(ws)
+                            for k in range(max(0, len(ws) - 4), len(ws)))  # fmt: skip
 
 
 def calculator_args(text: str, calc=None) -> dict:
@@ -197,11 +230,31 @@ def calculator_args(text: str, calc=None) -> dict:
     clauses = _clauses(text)
     if calc is None or calc.readable(args["expression"]) or len(clauses) < 2:
         return args
-    for clause in reversed(clauses):
-        got = _calculator_args(clause, calc)
+    for k in range(len(clauses) - 1, -1, -1):
+        got = _calculator_args(clauses[k], calc)
         if _a_sum(got["expression"], calc):
             return got
+        if calc.last is None and re.search(r"\b(?:that|it)\b", got["expression"]):
+            # "my fare's £5.20 a day, so what's that times 4": "that" is the one number before
+            said = [n for c in clauses[:k] for n in _numbers(c)]
+            if len(said) == 1:
+                e = re.sub(r"\b(?:that|it)\b", said[0], got["expression"], count=1)
+                if _a_sum(e, calc):
+                    return {"expression": e}
     return args
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers said in ``text``, as said ("£5.20" → "5.20", "forty five")."""
+    ws, out, i = _words(text), [], 0
+    while i < len(ws):
+        got = read_number(ws, i)
+        if got is None:
+            i += 1
+            continue
+        out.append(" ".join(ws[i : got[1]]))
+        i = got[1]
+    return out
 
 
 def _a_sum(expression: str, calc) -> bool:
@@ -272,6 +325,28 @@ def _quantity(words: list[str]) -> tuple[str, int, int, int] | None:
     return None
 
 
+# An imperial amount said in two units, the second left unsaid: "13 stone 2" (pounds).
+_SMALLER = {"stone": ("pound", 14), "foot": ("inch", 12), "pound": ("ounce", 16)}
+
+
+def _and_smaller(words: list[str], src: tuple[int, int, str], value: str):
+    """("13 1/7", end) for "13 stone 2 (pounds)" at ``src`` (the unit's span), else None."""
+    small = _SMALLER.get(find_unit(src[2]) or "")
+    v = read_value(value)
+    got = read_number(words, src[1]) if small and v is not None else None
+    if got is None or got[0] < 0 or got[0] >= small[1]:
+        return None
+    end = got[1]
+    if end < len(words) and (u := unit_at(words, end)) is not None:
+        if find_unit(u[0]) != small[0]:
+            return None  # "5 feet 6 metres": not one amount
+        end = u[1]
+    total = v + got[0] / small[1]
+    whole = int(total)
+    frac = total - whole
+    return (f"{whole} {frac.numerator}/{frac.denominator}" if frac else str(whole)), end
+
+
 def _two_units(args: dict) -> bool:
     """An amount and two different units that convert ("160 pounds? that was last year" has
     pounds and a year: not a conversion)."""
@@ -315,6 +390,10 @@ class UnitsReader:
             src = next((s for s in spans if s[0] == at), None)
             if src is not None:
                 args["from"] = src[2]
+                more = _and_smaller(words, src, args["value"])
+                if more is not None:  # "13 stone 2", "eight foot three", "5 feet 6 inches"
+                    args["value"], end = more
+                    spans = [s for s in spans if not src[1] <= s[0] < end]
             rest = [s for s in spans if s is not src and not start <= s[0] < end]
             if src is not None:  # "in my day it was pounds, what's 2 kg in pounds": not "day"
                 rest = [s for s in rest if convertible(src[2], s[2])] or rest
@@ -322,6 +401,9 @@ class UnitsReader:
                 args["to"] = rest[0][2]
         elif spans:
             args["to"] = spans[-1][2]
+        other = {"degF": "celsius", "degC": "fahrenheit"}.get(find_unit(args.get("to", "")) or "")
+        if q is not None and "from" not in args and other:  # "it's on 220, in Fahrenheit?"
+            args["from"] = other
         last = self.last or {}
         if q is not None and "from" not in args and "to" in args and last:
             args["from"], args["to"] = args["to"], last.get("to", "")
@@ -358,7 +440,7 @@ def clock_args(text: str) -> dict:
             r"saturday|sunday)\b",
             w,
         )
-        and "time" not in w
+        and not re.search(r"\btime\b", w)
     ):
         return {"what": "day"}
     return {"what": "time"}
@@ -566,8 +648,12 @@ def timer_args(text: str) -> dict:
             m = re.search(r"\bneed to\s+(.+)$", " ".join(words[: span[0]]))
             task = re.sub(r"\s+in$", "", m.group(1)) if m else ""
         return {"action": "remind", "duration": dur, "label": _cased(task, text)}
-    if re.search(r"\b(cancel|stop|delete|(?:turn|switch)(?: \w+){0,3} off|never mind|"
-                 r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w):
+    cancel = re.search(r"\b(cancel|stop|delete|(?:turn|switch)(?: \w+){0,3} off|never mind|"
+                       r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w)  # fmt: skip
+    if cancel and span and re.search(r"\b(?:set|start|put|timer for)\b", w) \
+            and len(w[: cancel.start()].split()) > span[0]:  # fmt: skip
+        cancel = None  # "set a timer for 23 minutes, that's when my stop is"
+    if cancel:
         if re.search(r"\b(all|every|everything)\b", w):
             return {"action": "cancel", "label": "all"}
         lab = _asked_label(words)
@@ -589,6 +675,7 @@ def timer_args(text: str) -> dict:
 # ("spell it", "spell me ..."), the request's own words and English's closed classes.
 _NOT_THE_WORD = set("""
     it that this these those me you us them him her i i'm i've my your our the a an some any
+    they we he she they're we're he's she's
     for of in on to out by with about from at up and or but so now then just too also again
     is are was be do does did can could would will should may might please thanks thank
     spell spelled spelt spelling spel word name letters letter write written writing wrote
@@ -616,9 +703,11 @@ def spell_args(text: str) -> dict:
             if m.group(1) not in _NOT_THE_WORD:
                 low = m.group(1)
                 return {"word": next((o for o in orig if o.lower() == low), low)}
-    named = [o for o in orig if o.lower() not in _NOT_THE_WORD]
-    if named:
-        return {"word": max(reversed(named), key=len)}  # the longest; the last of equals
+    for clause in _clauses(text):  # the first clause that names a word ("now peony, for the
+        said = _trim(_words(clause, keep_case=True))  # next label": peony, not label)
+        named = [o for o in said if o.lower() not in _NOT_THE_WORD]
+        if named:
+            return {"word": max(reversed(named), key=len)}  # the longest; the last of equals
     rest = [o for o in orig if o.lower() not in {"and", "what", "about", "how", "now", "letter",
                                                    "by"}]  # fmt: skip
     return {"word": rest[-1] if rest else ""}
@@ -631,7 +720,7 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
     if name == "units":
         return units.args(text)
     if name == "clock":
-        return clock_args(text)
+        return clock_read(text)
     if name == "timer":
         return timer_args(text)
     if name == "spell":
@@ -649,7 +738,9 @@ _CLOCK_WORDS = re.compile(
 
 
 def clock_asked(text: str) -> bool:
-    """Whether the request says anything the clock reads: a time or day word, or a date."""
+    """Whether the request says anything the clock reads: a time or day word, or a date
+    ("these days" and "nowadays" say neither: "how much is compost these days")."""
+    text = re.sub(r"\b(?:these|those|in the old|back in the) days\b", " ", text, flags=re.I)
     return bool(_CLOCK_WORDS.search(text)) or bool(_date_anywhere(" ".join(_trim(_words(text)))))
 
 
@@ -680,6 +771,16 @@ _TIMERS_ASKED = re.compile(
     r"left on|to go|how many timers|timers? (?:running|going|on|set)|"
     r"is (?:it|the \w+|my \w+) (?:done|ready))\b",
     re.IGNORECASE)  # fmt: skip
+
+
+# A follow-up that only names another: "and accommodate?", "now peony, for the label".
+_ANOTHER = re.compile(r"^\W*(?:and|now|what about|how about|then|next|ok|okay|so)\b",
+                      re.IGNORECASE)  # fmt: skip
+
+
+def another_asked(text: str) -> bool:
+    """Whether ``text`` is a short follow-up that names another thing to do the same with."""
+    return bool(_ANOTHER.search(text)) and len(_words(text)) <= 8
 
 
 def timers_asked(text: str) -> bool:
@@ -716,9 +817,18 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         ok = args.get("action") in ("set", "remind") and args.get("duration")
         return args if ok and _TIMER_ASKED.search(text) else None
     if name == "clock":
-        args = clock_args(text)
-        if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
-            return args
-        asked = now_asked(text)
-        return clock_args(asked) if asked else None
+        args = clock_read(text)
+        ok = args.get("what") != "until" or parse_date(args["date"], date.today()) is not None
+        return args if ok and (args.get("what") == "until" or now_asked(text)) else None
     return None
+
+
+def clock_read(text: str) -> dict:
+    """The clock's arguments: a date to count to when one is named, else the clause that asks
+    the time, date or day as it is now ("can you tell me the time? the clock on the till is
+    wrong": the time, not the days "till is wrong"), else the whole request's words."""
+    args = clock_args(text)
+    if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
+        return args
+    asked = now_asked(text)
+    return clock_args(asked) if asked else args

@@ -229,3 +229,16 @@ def test_a_bare_acknowledgement_after_a_tool_says_what_it_did():
                        "remind me in half an hour to move the car")  # fmt: skip
     assert a.text == "I'll remind you to move the car in thirty minutes."
     box.close()
+
+
+def test_the_scale_named_first_is_the_one_the_number_is_in():
+    got = claimed("units", "the thermometer's in celsius and says 30 degrees, what's that in "
+                  "fahrenheit", UnitsReader(), None)  # fmt: skip
+    assert got == {"value": "30", "from": "celsius", "to": "fahrenheit"}
+
+
+def test_spell_that_points_at_the_longest_word_named():
+    from voice.tools.request import spell_args
+
+    assert spell_args("my niece is called Anastasia, how do you spell that") == \
+        {"word": "Anastasia"}  # fmt: skip

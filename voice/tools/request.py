@@ -397,6 +397,13 @@ class UnitsReader:
             rest = [s for s in spans if s is not src and not start <= s[0] < end]
             if src is not None:  # "in my day it was pounds, what's 2 kg in pounds": not "day"
                 rest = [s for s in rest if convertible(src[2], s[2])] or rest
+            elif len(rest) > 1:  # "it's in celsius and says 24 degrees, what's that in fahrenheit":
+                to = next((s for s in rest if s[0] >= end), rest[-1])  # the unit wanted comes
+                was = [s for s in rest if find_unit(s[2]) != find_unit(to[2])
+                       and convertible(s[2], to[2])]  # after it  # fmt: skip
+                if was:
+                    args["from"] = was[0][2]
+                rest = [to]
             if rest:
                 args["to"] = rest[0][2]
         elif spans:
@@ -698,11 +705,17 @@ def spell_args(text: str) -> dict:
     orig = _trim(_words(text, keep_case=True))
     words = [x.lower() for x in orig]
     w = " ".join(words)
+    pointed = False  # "spell it": the word is named elsewhere in the request
     for pattern in (_SPELL_AFTER, _SPELL_BEFORE):
         for m in pattern.finditer(w):
             if m.group(1) not in _NOT_THE_WORD:
                 low = m.group(1)
                 return {"word": next((o for o in orig if o.lower() == low), low)}
+            pointed = True
+    if pointed:
+        named = [o for o in orig if o.lower() not in _NOT_THE_WORD]
+        if named:  # "a new puppy, a chihuahua, how d'you spell that": the longest named
+            return {"word": max(reversed(named), key=len)}
     for clause in _clauses(text):  # the first clause that names a word ("now peony, for the
         said = _trim(_words(clause, keep_case=True))  # next label": peony, not label)
         named = [o for o in said if o.lower() not in _NOT_THE_WORD]

@@ -30,7 +30,10 @@ speaker, a texter), each with their own wording and way of saying numbers; ``--r
 newcomers`` (or ``--set newcomers``) for the 220+ of ``bench/newcomers.py``, a fourth held-out
 set: requests as a speech recogniser or a phone keyboard delivers them, from eight people at
 work (a night nurse, a builder, a cashier, a teacher, a parent cooking, a student, a commuter, a
-gardener). ``--compare REF``
+gardener); ``--requests transforms`` (or ``--set transforms``) for the 220+ of
+``bench/transforms.py``, a fifth held-out set: each request a meaning (a kind and its values)
+said through two or three syntactic transformations drawn from eighteen (fronting, passive,
+indirect question, cleft, tag, elision, correction, restart, ASR rendering...). ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -376,8 +379,8 @@ def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> No
 
 def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
-    ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+) or
-    ``newcomers`` (bench/newcomers.py, 220+)."""
+    ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
+    ``newcomers`` (bench/newcomers.py, 220+) or ``transforms`` (bench/transforms.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -396,8 +399,13 @@ def request_set(name: str) -> list[Request]:
         from bench.newcomers import newcomers
 
         return newcomers()
+    if name == "transforms":
+        from bench.transforms import transforms
+
+        return transforms()
     raise SystemExit(
-        f"unknown request set {name!r} (base, paraphrase, everyday, strangers or newcomers)"
+        f"unknown request set {name!r} "
+        "(base, paraphrase, everyday, strangers, newcomers or transforms)"
     )
 
 
@@ -406,10 +414,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
     p.add_argument(
         "--requests",
-        choices=("base", "paraphrase", "everyday", "strangers", "newcomers"),
+        choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms"),
         default=None,
         help="request set (default base; a bare `--set "
-        "base|paraphrase|everyday|strangers|newcomers` says the same)",
+        "base|paraphrase|everyday|strangers|newcomers|transforms` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -434,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`, `newcomers`) names the request set
+    # `strangers`, `newcomers`, `transforms`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

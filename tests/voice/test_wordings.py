@@ -242,3 +242,57 @@ def test_spell_that_points_at_the_longest_word_named():
 
     assert spell_args("my niece is called Anastasia, how do you spell that") == \
         {"word": "Anastasia"}  # fmt: skip
+
+
+def test_tomorrow_and_yesterday_and_a_weekday_offered():
+    from datetime import datetime as dt
+
+    from voice.tools.clock import Clock
+    from voice.tools.request import clock_read
+
+    clock = Clock(lambda: dt(2026, 12, 7, 9, 0))  # a Monday
+    args = clock_read(typed_text("Tomorrow — what day of the week is it?"))
+    assert clock.ask(args["what"], args.get("date"))[0] == "tomorrow will be Tuesday"
+    args = clock_read("what was the date yesterday")
+    assert clock.ask(args["what"], args.get("date"))[0].startswith("yesterday was Sunday")
+    assert clock_read("so is today Wednesday or Thursday?") == {"what": "day"}
+    assert clock_read("the day after tomorrow, what day is it") == {"what": "day"}
+
+
+def test_choices_restarts_and_corrections_said_without_commas():
+    from voice.tools.facts import read_fact
+    from voice.tools.request import _repaired
+
+    assert read_fact("is the day after Sunday Monday or Tuesday?").answer == "Monday"
+    assert read_fact("what month is March preceded by").answer == "February"
+    assert typed_text("What I— what I need is the date") == "What I need is the date"
+    assert typed_text("what's 5 - 5") == "what's 5 - 5"
+    assert _repaired(typed_text("a timer for 12 minutes i mean 15 minutes")) == \
+        "a timer for 15 minutes"  # fmt: skip
+    assert _repaired("dividing two hundred and forty, no, two hundred and fifty by ten") == \
+        "dividing two hundred and fifty by ten"  # fmt: skip
+    assert _sum("what do you get when 17 is added to 25") == \
+        "seventeen plus twenty five is forty two"  # fmt: skip
+
+
+def test_a_timer_is_set_once_however_the_model_calls():
+    (a,), box = _turns([("", [("clock", {})]), ("", [("clock", {})]), ("", [])],
+                       "i want a reminder in 30 minutes to ring the garage")  # fmt: skip
+    assert len(box.timers.active()) == 1
+    assert a.text == "I'll remind you to ring the garage in thirty minutes."
+    box.close()
+
+
+def test_the_only_timer_answers_whatever_it_is_called():
+    box = Toolbox()
+    box.timers.set("10 minutes", "crumble")
+    text, ok = box.timers.left("garden")
+    assert ok and "crumble" in text
+    box.close()
+
+
+def test_the_pointed_word_is_in_the_clauses_up_to_the_question():
+    from voice.tools.request import another_asked, spell_args
+
+    assert spell_args("Rhythm, how do you spell it? I'm filling in a form") == {"word": "Rhythm"}
+    assert another_asked("I always get it wrong, so vacuum, that one as well?")

@@ -168,8 +168,9 @@ class Toolbox:
                 result, ok = self._dispatch(name, args if read is None else read)
             if read is not None and not ok:  # another tool may read what this one cannot
                 for other in OTHER_TOOLS:
-                    alt = None if other == name else \
-                        claimed(other, request, self.units, self.calculator)  # fmt: skip
+                    if other == name or self.last_ok == (other, self.turn):
+                        continue  # a tool that already worked this turn (a timer set) runs once
+                    alt = claimed(other, request, self.units, self.calculator)
                     if alt is not None and (got := self._dispatch(other, alt))[1]:
                         (result, ok), name, read = got, other, alt
                         break
@@ -187,8 +188,10 @@ class Toolbox:
         "how long until the Fourth of July"; any other request is returned as it is."""
         if self.counted != self.turn - 1 or self.last_ok != ("clock", self.counted):
             return request
-        said = re.sub(r"^\W*(?:(?:and|what about|how about|then|ok|okay|so)\b\W*)+", "",
-                      request.strip(), flags=re.IGNORECASE).strip(" ?.!")  # fmt: skip
+        first = re.split(r"[?.!](?:\s|$)", request.strip())[0]  # "..., I'm counting down."
+        said = re.sub(r"^\W*(?:(?:and|what about|how about|then|ok|okay|so|same question|but|"
+                      r"asked|about|the one|for|to|till|until)\b\W*)+", "",
+                      first, flags=re.IGNORECASE).strip(" ?.!,")  # fmt: skip
         if said and parse_date(said, date.today()) is not None:
             return f"how long until {said}"
         return request
@@ -424,7 +427,8 @@ def answer(
                 text = ""  # "Okay." says nothing of the reminder set: the tool's sentence does
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
-                text = _sentence(runs[-1].result) if runs else "Sorry, I couldn't work that out."
+                worked = [x for x in runs if x.ok] or runs  # a later failed call is not said
+                text = _sentence(worked[-1].result) if runs else "Sorry, I couldn't work that out."
             hold.release(text)
             _tool_stats(stats, runs, tool_s)
             reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"

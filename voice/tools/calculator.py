@@ -82,6 +82,9 @@ _PHRASES = [
     ("in the power of", "pow"), ("in the power", "pow"), ("to power", "pow"),
     ("percents of", "pct_of"), ("percents from", "pct_of"), ("percent from", "pct_of"),
     ("per cent from", "pct_of"), ("percents", "pct"), ("halve", "half"), ("take off", "minus"),
+    ("is added to", "plus"), ("is taken from", "subtracted_from"), ("is multiplied by", "times"),
+    ("is divided by", "divided_by"), ("dividing", "divide"), ("multiplying", "multiply"),
+    ("adding", "add"), ("subtracting", "subtract"),
 ]  # fmt: skip
 _PHRASES.sort(key=lambda p: -len(p[0].split()))
 _THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total"}

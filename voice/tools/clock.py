@@ -149,6 +149,13 @@ class Clock:
                 False  # fmt: skip
         if what in ("time", "now", "hour"):
             return f"it's {time_words(now.hour, now.minute)}", True
+        shift = {"tomorrow": 1, "yesterday": -1}.get(str(date_text or "").lower().strip(), 0)
+        if shift and what in ("date", "today", "year", "month", "day", "weekday",
+                              "day of the week"):  # fmt: skip
+            d = now.date() + timedelta(days=shift)
+            said = date_words(d) if what not in ("day", "weekday", "day of the week") \
+                else WEEKDAYS[d.weekday()]  # fmt: skip
+            return f"{'tomorrow will be' if shift > 0 else 'yesterday was'} {said}", True
         if what in ("date", "today", "year", "month"):
             return f"today is {date_words(now.date())}", True
         if what in ("day", "weekday", "day of the week"):

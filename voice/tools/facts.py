@@ -55,7 +55,9 @@ def _plain(text: str) -> str:
 # -- what is asked ---------------------------------------------------------------------------------
 _COUNTRY_ASKS = (
     ("capital", r"capital|governed from|seat of (?:the )?government|government (?:is )?based"),
-    ("currency", r"currenc(?:y|ies)|money|cash|pay (?:with|in)|notes and coins"),
+    ("currency", r"currenc(?:y|ies)|money|cash|pay (?:with|in)|notes and coins|dollars?|euros?|"
+                 r"pesos?|yen|yuan|rupees?|francs?|kron[ae]|lira|rubles?|naira|shillings?|zloty|"
+                 r"dirhams?|baht"),
     ("language", r"languages?|speak|spoken|talk in|mother tongue"),
     ("continent", r"continent|part of the world"),
 )
@@ -90,7 +92,8 @@ _PRONOUN = re.compile(r"\b(?:there|they|them|it|its|that country|that place|same
 _NOT_A_QUESTION = re.compile(
     r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|book|"
     r"schedule|call|ring|text|message|email|play|"
-    r"(?<!in )order|add|cancel|start|stop|turn|until|till|til|since|ago|left|away|from now|to go|"
+    r"(?<!in )order|add|cancel|start|stop|turn|until|till|til|(?:days|weeks|months|years) since|"
+    r"ago|left|away|from now|to go|"
     r"date|weather|forecast|time is it|flights?|tickets?)\b"
 )
 
@@ -226,7 +229,9 @@ def _after_before(text: str, names: str) -> tuple[str, str] | None:
     ("before", ...) for "before", "precedes". ``names``: the alternatives, "monday|tuesday..."."""
     name = rf"({names})"
     for word, p in (("after", rf"\b(?:after|follows?|following)\s+{name}\b"),
-                    ("before", rf"\b(?:before|precedes?|preceding)\s+{name}\b")):  # fmt: skip
+                    ("before", rf"\b(?:before|precedes?|preceding)\s+{name}\b"),
+                    ("after", rf"\b{name}\s+(?:is\s+)?followed\s+by\b"),
+                    ("before", rf"\b{name}\s+(?:is\s+)?preceded\s+by\b")):  # fmt: skip
         found = set(re.findall(p, text))
         if len(found) == 1:
             return word, found.pop()
@@ -276,11 +281,15 @@ def read_fact(request: str) -> Fact | None:
             if _PLANET_ORDER.search(text) and n is None:
                 return planet_fact("planet_order", p)
         return None
-    if day and not months:
+    days = set(_DAY_RE.findall(text))
+    if days and not months:  # "is the day after Wednesday Thursday or Friday?"
         got = _after_before(text, _DAY_NAMES)
         if got:
             return calendar_fact(f"day_{got[0]}", got[1])
         return None
+    got = _after_before(text, _MONTH_NAMES) if months and not days else None
+    if got:
+        return calendar_fact(f"month_{got[0]}", got[1])
     if len(months) == 1 and not day:
         month = next(iter(months))
         got = _after_before(text, _MONTH_NAMES)

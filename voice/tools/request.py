@@ -68,9 +68,8 @@ def _repaired(text: str) -> str:
         first = repair[0].lower().strip(".,?!")
         nums = [k for k in range(len(before)) if read_number(low, k) is not None]
         if read_number([first], 0) is not None and nums:
-            start = nums[-1]
-            while start > 0 and read_number(low, start - 1) is not None:
-                start -= 1  # "forty five" starts at "forty"
+            # the number the last one is part of: "forty five", "two hundred and seventy two"
+            start = min(k for k in nums if read_number(low, k)[1] > nums[-1])
         elif first in low:
             start = len(low) - 1 - low[::-1].index(first)
         else:  # the last word that says something ("spell heparin for me, sorry, warfarin")
@@ -98,17 +97,24 @@ def typed_text(text: str) -> str:
     "b4", "wat", "u", "&", "cap of"), "2" for "to" after "remind me", "tell me", "how" or
     "going" before a word that is not a plural ("remind me 2 call", not "give me 2
     minutes"), a dash that sets off a correction or an afterthought as a comma ("timer 8 min--
-    make it 10", "cupboard-- spell it"), a learner's "and half" as "and a half", and a trailing
-    "=?" or "lol" off ("62+20+34=?", "what day is it 2day lol")."""
+    make it 10", "cupboard-- spell it"), a restart said once ("what I— what I need is"), a
+    correction before a number set off by commas ("24 minutes i mean 16"), a learner's "and
+    half" as "and a half", and a trailing "=?" or "lol" off ("62+20+34=?", "what day is it 2day
+    lol")."""
     t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     t = _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(1).lower()], t)
     t = re.sub(r"\b(remind me|tell me|how|going) 2 (?=[a-z]+\b)(?![a-z]+s\b)", r"\1 to ", t,
                flags=re.IGNORECASE)  # fmt: skip
+    t = re.sub(r"\b(\w[\w' ]{0,30}?)\s*(?:—|–|--|\.\.\.|…)\s*\1\b", r"\1", t,
+               flags=re.IGNORECASE)  # a restart: "what I— what I need is"  # fmt: skip
     t = re.sub(r"\bcap of\b", "capital of", t, flags=re.IGNORECASE)
     t = re.sub(r"\band half\b", "and a half", t, flags=re.IGNORECASE)  # "3 hours and half"
     t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
                flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
     t = re.sub(r"\s*(?:-{2,}|—|–)\s*", ", ", t)
+    t = re.sub(r"(?<=[\w])(?<!actually)(?<!sorry)(?<!\bno)(?<!wait)\s+"
+               r"(i mean|i meant|no wait|no sorry|or rather)\s+(?=\d)",
+               r", \1, ", t, flags=re.IGNORECASE)  # "24 minutes i mean 16"  # fmt: skip
     return re.sub(r"\s*=\s*\?*\s*$", "", t).strip(" ,")
 
 
@@ -149,7 +155,8 @@ _CALC_HEAD = re.compile(
     r"(?:(?:please|pls)\s+)?"
     r"(?:what(?:'s| is|s) the answer to|what(?:'s| is|s| does| do)? ?(?:you get (?:for|if you)|"
     r"it come to)?|how much is|how much are|what are|calculate|compute|work out|figure out|"
-    r"solve|tell me|what do you get (?:for|when you)|give me|find)?\s*",
+    r"solve|tell me|what do you get (?:for|when you|when|if)|what's the result (?:of|when)|"
+    r"the result of|give me|find)?\s*",
     re.IGNORECASE,
 )
 
@@ -228,7 +235,7 @@ def calculator_args(text: str, calc=None) -> dict:
     each, so 3.15 times 3"): numbers in the other clauses are what the sum is about."""
     args = _calculator_args(text, calc)
     clauses = _clauses(text)
-    if calc is None or calc.readable(args["expression"]) or len(clauses) < 2:
+    if calc is None or _a_sum(args["expression"], calc) or len(clauses) < 2:
         return args
     for k in range(len(clauses) - 1, -1, -1):
         got = _calculator_args(clauses[k], calc)
@@ -439,6 +446,10 @@ def clock_args(text: str) -> dict:
                 _date_anywhere(w) or d}  # fmt: skip
     if _UNTIL_ASKED.search(w) and (d := _date_anywhere(w)):  # "how far off halloween is"
         return {"what": "until", "date": d}
+    when = re.search(r"\b(tomorrow|yesterday)\b", w)
+    if when and not re.search(r"\btime\b", w):  # "what day is it tomorrow"
+        what = "date" if re.search(r"\b(date|month|year)\b", w) else "day"
+        return {"what": what, "date": when.group(1)}
     if "date" in w or "month" in w or "year" in w:
         return {"what": "date"}
     if (
@@ -466,14 +477,19 @@ _UNTIL_ASKED = re.compile(r"\b(?:how many (?:days?|weeks?|sleeps?|nights?)|how l
 _NOW_WORD = r"(?:time|date|day|weekday|year|month|hour)"
 _NOW_TAIL = (r"(?:\s+(?:of the week|is it|it is|it's|is today|are we|we're|are we on|we're on|"
              r"are we in|we're in|today|now|right now|please|pls|then|again|have you got|"
-             r"'ve you got|you got|do you have|is it now|is it today))*")
+             r"'ve you got|you got|do you have|is it now|is it today|tomorrow|is it tomorrow|"
+             r"yesterday|was it yesterday|will it be tomorrow))*")
 _NOW_ASKED = re.compile(
     r"(?:^|\b(?:what|which)(?:'s|s| is)?\s+|"  # "what's the time", "which weekday ..."
     r"\b(?:tell|give|show|let|remind)\s+(?:me|us)(?:\s+know)?\s+|"  # "let me know the time"
-    r"\b(?:know|got|check|need|have)\s+)"  # "have you got the time", "I need today's date"
+    r"\b(?:know|got|check|need|have|after|need is|want is)\s+)"  # "I need today's date",
+    # "have you got the time", "what I need is the day of the week", "I'm after the date"
     r"(?:the\s+|today's\s+)?(?:(?:actual|current|exact|correct|right)\s+)?"
     + _NOW_WORD + r"(?:'ve)?" + _NOW_TAIL + r"$"
     + r"|\btoday's date\b"  # "I need today's date for a form"
+    # "is today Monday or Tuesday", "tomorrow's a Monday, isn't it"
+    + r"|\b(?:is |was )?(?:today|tomorrow|yesterday)(?:'s| is| was)? (?:a )?"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 
 
@@ -686,7 +702,8 @@ _NOT_THE_WORD = set("""
     for of in on to out by with about from at up and or but so now then just too also again
     is are was be do does did can could would will should may might please thanks thank
     spell spelled spelt spelling spel word name letters letter write written writing wrote
-    how what which way correct correctly right properly never always get got need want like
+    how what which way correct correctly right wrong wrongly properly never always get got need
+    want like
     how's what's that's it's there's here's who's
     know tell give show let help try say quick real really once more one um uh okay ok hey well
 """.split())  # fmt: skip
@@ -712,9 +729,14 @@ def spell_args(text: str) -> dict:
                 low = m.group(1)
                 return {"word": next((o for o in orig if o.lower() == low), low)}
             pointed = True
-    if pointed:
-        named = [o for o in orig if o.lower() not in _NOT_THE_WORD]
-        if named:  # "a new puppy, a chihuahua, how d'you spell that": the longest named
+    if pointed:  # "a new puppy, a chihuahua, how d'you spell that": the longest word named
+        upto: list[str] = []  # in the clauses up to the one that asks
+        for clause in _clauses(text):
+            upto += _trim(_words(clause, keep_case=True))
+            if SPELL_ASKED.search(clause):
+                break
+        named = [o for o in upto if o.lower() not in _NOT_THE_WORD]
+        if named:
             return {"word": max(reversed(named), key=len)}
     for clause in _clauses(text):  # the first clause that names a word ("now peony, for the
         said = _trim(_words(clause, keep_case=True))  # next label": peony, not label)
@@ -744,7 +766,7 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
 # A request the clock can answer names a time, a day or a date (or counts to one): a bare clock
 # call on "put Radio 2 on" is the model's wrong route, not a question of the time.
 _CLOCK_WORDS = re.compile(
-    r"\b(time|times|date|dates|day|days|weekday|week|weeks|year|years|month|months|clock|"
+    r"\b(time|times|date|dates|day|days|weekday|week|weeks|year|years|month|months|"
     r"o'clock|today|today's|tonight|tomorrow|sleeps?|zone|morning|afternoon|evening|night|noon|"
     r"midnight|weekend|hour|hours|late|early|until|till|til|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)\b", re.IGNORECASE)  # fmt: skip
@@ -792,8 +814,10 @@ _ANOTHER = re.compile(r"^\W*(?:and|now|what about|how about|then|next|ok|okay|so
 
 
 def another_asked(text: str) -> bool:
-    """Whether ``text`` is a short follow-up that names another thing to do the same with."""
-    return bool(_ANOTHER.search(text)) and len(_words(text)) <= 8
+    """Whether ``text`` is a short follow-up that names another thing to do the same with
+    ("and accommodate?", "so vacuum, that one as well?")."""
+    return len(_words(text)) <= 12 and (bool(_ANOTHER.search(text)) or bool(re.search(
+        r"\b(?:as well|too|also|same again|that one|this one)\W*$", text, re.IGNORECASE)))
 
 
 def timers_asked(text: str) -> bool:
@@ -844,4 +868,11 @@ def clock_read(text: str) -> dict:
     if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
         return args
     asked = now_asked(text)
-    return clock_args(asked) if asked else args
+    if not asked:
+        return args
+    args = clock_args(asked)
+    when = re.search(r"\b(tomorrow|yesterday)\b", text, re.IGNORECASE)
+    if when and "date" not in args and args.get("what") in ("day", "date") \
+            and not re.search(r"\b(?:after|before) (?:tomorrow|yesterday)\b", text, re.I):
+        args["date"] = when.group(1).lower()  # "tomorrow, what day of the week is it?"
+    return args

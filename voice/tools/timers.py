@@ -272,6 +272,8 @@ class Timers:
 
     def left(self, label: str) -> tuple[str, bool]:
         found = self._find(label)
+        if not found and len(self.active()) == 1:
+            found = self.active()  # "popping out to the garden, how much is left on that timer"
         if not found:
             if label:
                 return f"there's no {label.lower()} timer", False

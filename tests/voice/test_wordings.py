@@ -296,3 +296,36 @@ def test_the_pointed_word_is_in_the_clauses_up_to_the_question():
 
     assert spell_args("Rhythm, how do you spell it? I'm filling in a form") == {"word": "Rhythm"}
     assert another_asked("I always get it wrong, so vacuum, that one as well?")
+
+
+@pytest.mark.parametrize(
+    "said,month,day",
+    [("april fools day", 4, 1), ("bonfire night", 11, 5), ("good friday", 4, 3),
+     ("pancake day", 2, 17), ("thanksgiving", 11, 26), ("burns night", 1, 25)],
+)  # fmt: skip
+def test_more_holidays_to_count_to(said, month, day):
+    from datetime import date
+
+    from voice.tools.clock import parse_date
+
+    assert parse_date(said, date(2026, 1, 1))[1] == date(2026, month, day)
+
+
+def test_what_follows_it_and_comes_next():
+    from voice.tools.facts import read_fact
+
+    assert read_fact("Thursday, what comes after it?").answer == "Friday"
+    facts = Facts()
+    facts.read("which planet is second from the sun", 0)
+    assert facts.read("I'd love to know which one comes next", 1).answer == "Earth"
+
+
+def test_a_sum_said_again_and_a_number_asked_of_later():
+    from voice.tools.request import _repaired
+
+    assert _repaired("what's 300 minus 120, I meant 320 minus 120, sorry.") == \
+        "what's 320 minus 120"  # fmt: skip
+    assert _sum("six what's that to the power of two") == "six squared is thirty six" or \
+        _sum("six what's that to the power of two").endswith(" is thirty six")  # fmt: skip
+    assert _sum("of two hundred, what's fifteen percent?").endswith(" is thirty")
+    assert _sum("what's 15%") == "fifteen percent is zero point one five"

@@ -53,8 +53,38 @@ EVENTS: dict[str, tuple[str, Callable[[int], date]]] = {
     "st patricks day": ("Saint Patrick's Day", lambda y: date(y, 3, 17)),
     "easter": ("Easter", _easter),
     "easter sunday": ("Easter", _easter),
+    "easter monday": ("Easter Monday", lambda y: _easter(y) + timedelta(days=1)),
+    "good friday": ("Good Friday", lambda y: _easter(y) - timedelta(days=2)),
+    "pancake day": ("Pancake Day", lambda y: _easter(y) - timedelta(days=47)),
+    "shrove tuesday": ("Shrove Tuesday", lambda y: _easter(y) - timedelta(days=47)),
+    "april fools' day": ("April Fools' Day", lambda y: date(y, 4, 1)),
+    "april fools day": ("April Fools' Day", lambda y: date(y, 4, 1)),
+    "april fools": ("April Fools' Day", lambda y: date(y, 4, 1)),
+    "april fool's day": ("April Fools' Day", lambda y: date(y, 4, 1)),
+    "bonfire night": ("Bonfire Night", lambda y: date(y, 11, 5)),
+    "guy fawkes night": ("Bonfire Night", lambda y: date(y, 11, 5)),
+    "guy fawkes": ("Bonfire Night", lambda y: date(y, 11, 5)),
+    "burns night": ("Burns Night", lambda y: date(y, 1, 25)),
+    "st george's day": ("Saint George's Day", lambda y: date(y, 4, 23)),
+    "st georges day": ("Saint George's Day", lambda y: date(y, 4, 23)),
+    "st andrew's day": ("Saint Andrew's Day", lambda y: date(y, 11, 30)),
+    "st david's day": ("Saint David's Day", lambda y: date(y, 3, 1)),
+    "remembrance day": ("Remembrance Day", lambda y: date(y, 11, 11)),
+    "armistice day": ("Armistice Day", lambda y: date(y, 11, 11)),
+    "groundhog day": ("Groundhog Day", lambda y: date(y, 2, 2)),
+    "earth day": ("Earth Day", lambda y: date(y, 4, 22)),
+    "canada day": ("Canada Day", lambda y: date(y, 7, 1)),
+    "independence day": ("Independence Day", lambda y: date(y, 7, 4)),
+    "the fourth of july": ("July fourth", lambda y: date(y, 7, 4)),
+    "thanksgiving": ("Thanksgiving", lambda y: _nth_weekday(y, 11, 3, 4)),  # US: 4th Thursday
     "the weekend": ("Saturday", None),  # handled as a weekday below
 }  # fmt: skip
+
+
+def _nth_weekday(year: int, month: int, wd: int, n: int) -> date:
+    """The ``n``th weekday ``wd`` (0 = Monday) of a month: Thanksgiving is the 4th Thursday."""
+    first = date(year, month, 1)
+    return first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (n - 1))
 
 
 def _next_weekday(today: date, wd: int) -> date:

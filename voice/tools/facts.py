@@ -84,7 +84,8 @@ _DAYS_IN = re.compile(r"\bhow many days\b|\bdays (?:are )?(?:there )?in\b|\bdays
 _MONTH_NUMBER = re.compile(r"\bnumber\b|\bwhich month of the year\b|\bwhat month of the year\b")
 _MONTH_WORD = re.compile(r"\bmonths?\b")
 _FORWARD = re.compile(r"\b(?:after that|next one|the next|one after|following one|and then|"
-                      r"further out|farther out|beyond that|after it|next (?:planet|month|day))\b"
+                      r"further out|farther out|beyond that|after it|next (?:planet|month|day)|"
+                      r"comes next|is next|goes next)\b"
                       r"|^(?:and |then |so )?(?:what about )?next\b")  # fmt: skip
 _BACKWARD = re.compile(r"\b(?:before that|one before|previous|closer in|nearer in|before it)\b")
 _PRONOUN = re.compile(r"\b(?:there|they|them|it|its|that country|that place|same country)\b")
@@ -228,6 +229,10 @@ def _after_before(text: str, names: str) -> tuple[str, str] | None:
     """("after", "thursday") for "what comes after Thursday", "which day follows Thursday";
     ("before", ...) for "before", "precedes". ``names``: the alternatives, "monday|tuesday..."."""
     name = rf"({names})"
+    named = set(re.findall(rf"\b{name}\b", text))
+    pointed = re.search(r"\b(after|before) (?:it|that|this one)\b", text)
+    if pointed and len(named) == 1:  # "Friday, what comes after it?"
+        return pointed.group(1), named.pop()
     for word, p in (("after", rf"\b(?:after|follows?|following)\s+{name}\b"),
                     ("before", rf"\b(?:before|precedes?|preceding)\s+{name}\b"),
                     ("after", rf"\b{name}\s+(?:is\s+)?followed\s+by\b"),

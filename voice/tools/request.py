@@ -66,8 +66,13 @@ def _repaired(text: str) -> str:
             return text
         low = [w.lower().strip(".,?!") for w in before]
         first = repair[0].lower().strip(".,?!")
-        nums = [k for k in range(len(before)) if read_number(low, k) is not None]
-        if read_number([first], 0) is not None and nums:
+        nums = [k for k in range(len(before)) if read_number(low, k) is not None
+                and not (low[k] in ("minus", "negative") and k and k - 1 in _starts(low))]
+        rlow = [w.lower().strip(".,?!") for w in repair]
+        if read_number([first], 0) is not None and nums and len(_starts(rlow)) > 1 \
+                and len(_starts(low)) > 1:  # fmt: skip
+            start = nums[0]  # a whole sum said again: "500 minus 175, I meant 450 minus 175"
+        elif read_number([first], 0) is not None and nums:
             # the number the last one is part of: "forty five", "two hundred and seventy two"
             start = min(k for k in nums if read_number(low, k)[1] > nums[-1])
         elif first in low:
@@ -76,8 +81,23 @@ def _repaired(text: str) -> str:
             start = next((k for k in range(len(low) - 1, -1, -1) if low[k] not in _AROUND),
                          len(before) - 1)  # fmt: skip
         text = " ".join(before[:start] + repair + before[start + len(repair) :])
-        text = f"{text}, {after.strip()}" if after.strip() else text
+        tail = after.strip()
+        if tail and tail.strip(" .!?,").lower() not in ("sorry", "thanks", "please", "cheers"):
+            text = f"{text}, {tail}"
     return text
+
+
+def _starts(words: list[str]) -> set[int]:
+    """Where the numbers of ``words`` start (a number's own words not counted again)."""
+    out, i = set(), 0
+    while i < len(words):
+        got = read_number(words, i)
+        if got is None or (words[i] in ("minus", "negative") and i - 1 in out):
+            i += 1
+            continue
+        out.add(i)
+        i = got[1]
+    return out
 
 
 # What a phone keyboard types for a word (Whisper never writes these): "date 2day?", "day b4
@@ -235,20 +255,35 @@ def calculator_args(text: str, calc=None) -> dict:
     each, so 3.15 times 3"): numbers in the other clauses are what the sum is about."""
     args = _calculator_args(text, calc)
     clauses = _clauses(text)
-    if calc is None or _a_sum(args["expression"], calc) or len(clauses) < 2:
+    if calc is None or _a_sum(args["expression"], calc) and not _pct_alone(args["expression"]):
         return args
-    for k in range(len(clauses) - 1, -1, -1):
+    for k in range(len(clauses) - 1, -1, -1) if len(clauses) > 1 else ():
         got = _calculator_args(clauses[k], calc)
+        said = [n for c in clauses[:k] for n in _numbers(c)] if calc.last is None else []
+        if len(said) == 1:  # what the clause asks of the one number said before it
+            e = got["expression"]
+            if re.search(r"\b(?:that|it)\b", e):  # "my fare's £5.20 a day, so what's that times 4"
+                e = re.sub(r"\b(?:that|it)\b", said[0], e, count=1)
+            elif _pct_alone(e):
+                e = f"{e} of {said[0]}"  # "of 172, what's ten percent"
+            if _a_sum(e, calc):
+                return {"expression": e}
         if _a_sum(got["expression"], calc):
             return got
-        if calc.last is None and re.search(r"\b(?:that|it)\b", got["expression"]):
-            # "my fare's £5.20 a day, so what's that times 4": "that" is the one number before
-            said = [n for c in clauses[:k] for n in _numbers(c)]
-            if len(said) == 1:
-                e = re.sub(r"\b(?:that|it)\b", said[0], got["expression"], count=1)
-                if _a_sum(e, calc):
-                    return {"expression": e}
+    m = re.search(r"\b(?:that|it)\b", text)
+    if m and calc.last is None and len(_numbers(text[: m.start()])) == 1:
+        # "five what's that to the power of three" (no comma): the number goes where "that" is
+        n = _numbers(text[: m.start()])[0]
+        head = re.sub(rf"\b{re.escape(n)}\b", "", text[: m.start()], count=1)
+        got = _calculator_args(f"{head} {n} {text[m.end():]}", calc)
+        if _a_sum(got["expression"], calc):
+            return got
     return args
+
+
+def _pct_alone(expression: str) -> bool:
+    """"ten percent", "15%": a percent of nothing said."""
+    return bool(re.fullmatch(r"\S+(?: \S+){0,3} ?(?:percent|per cent|%)", expression.strip()))
 
 
 def _numbers(text: str) -> list[str]:
@@ -768,7 +803,7 @@ def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:
 _CLOCK_WORDS = re.compile(
     r"\b(time|times|date|dates|day|days|weekday|week|weeks|year|years|month|months|"
     r"o'clock|today|today's|tonight|tomorrow|sleeps?|zone|morning|afternoon|evening|night|noon|"
-    r"midnight|weekend|hour|hours|late|early|until|till|til|monday|tuesday|wednesday|"
+    r"midnight|weekend|hour|hours|late|early|until|till|til|clock says?|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)\b", re.IGNORECASE)  # fmt: skip
 
 

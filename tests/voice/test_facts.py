@@ -154,3 +154,11 @@ def test_a_follow_up_fact_in_the_loop():
                  ("Sorry, I can't look up live scores or prices.", [])],
                 "quiz sheet says capital of Germany, what is it", "and Argentina?")  # fmt: skip
     assert a.text == "The capital of Argentina is Buenos Aires."
+
+
+def test_a_speculation_of_the_same_utterance_steps_once():
+    facts = Facts()
+    assert facts.read("what comes after September", 0).answer == "October"
+    assert facts.read("and the one after", 1).answer == "November"  # spoken up to a pause
+    assert facts.read("and the one after that?", 2).answer == "November"  # the whole turn
+    assert facts.read("and the one after that?", 3).answer == "December"  # asked again

@@ -362,19 +362,27 @@ def follow_fact(request: str, last: Fact) -> Fact | None:
 
 class Facts:
     """The facts of one conversation: reads a request, on its own or after the fact of the turn
-    before (:meth:`read`), and remembers what it read for the next turn."""
+    before (:meth:`read`), and remembers what it read for the next turn.
+
+    The voice pipeline may answer the same utterance more than once (a speculation at a pause,
+    then the whole turn): a request that extends the one read the turn before reads as that one
+    would have, against the fact before it ("and the one after" then "and the one after that"
+    steps once, not twice). The same request again is asked again (it steps again)."""
 
     def __init__(self) -> None:
-        self.last: Fact | None = None
-        self.turn = -1
+        self.log: list[tuple[int, str, Fact | None]] = []  # (turn, request said, fact read)
 
     def read(self, request: str, turn: int) -> Fact | None:
         """The fact ``request`` asks at ``turn`` (remembered for ``turn + 1``), or None."""
+        said, at = _plain(request), turn
+        while self.log and self.log[-1][0] == at - 1 and said.startswith(self.log[-1][1] + " "):
+            at = self.log.pop()[0]  # an answer to this utterance up to a pause
+        before = self.log[-1] if self.log and self.log[-1][0] == at - 1 else None
         fact = read_fact(request)
-        if fact is None and self.last is not None and self.turn == turn - 1:
-            fact = follow_fact(request, self.last)
-        self.last, self.turn = fact, turn
+        if fact is None and before is not None and before[2] is not None:
+            fact = follow_fact(request, before[2])
+        self.log = [*self.log[-7:], (turn, said, fact)]
         return fact
 
     def forget(self) -> None:
-        self.last, self.turn = None, -1
+        self.log = []

@@ -33,7 +33,11 @@ work (a night nurse, a builder, a cashier, a teacher, a parent cooking, a studen
 gardener); ``--requests transforms`` (or ``--set transforms``) for the 220+ of
 ``bench/transforms.py``, a fifth held-out set: each request a meaning (a kind and its values)
 said through two or three syntactic transformations drawn from eighteen (fronting, passive,
-indirect question, cleft, tag, elision, correction, restart, ASR rendering...). ``--compare REF``
+indirect question, cleft, tag, elision, correction, restart, ASR rendering...); ``--requests
+households`` (or ``--set households``) for the 220+ of ``bench/households.py``, a sixth held-out
+set: eight households around the world that share English (Bangalore, Lagos, Melbourne,
+Glasgow, a Filipino nurse in Dubai, Toronto, Singapore, an Irish farm), each in its own regional
+English, units, holidays and reasons, typed or as Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -380,7 +384,8 @@ def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> No
 def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
-    ``newcomers`` (bench/newcomers.py, 220+) or ``transforms`` (bench/transforms.py, 220+)."""
+    ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+) or
+    ``households`` (bench/households.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -403,9 +408,13 @@ def request_set(name: str) -> list[Request]:
         from bench.transforms import transforms
 
         return transforms()
+    if name == "households":
+        from bench.households import households
+
+        return households()
     raise SystemExit(
         f"unknown request set {name!r} "
-        "(base, paraphrase, everyday, strangers, newcomers or transforms)"
+        "(base, paraphrase, everyday, strangers, newcomers, transforms or households)"
     )
 
 
@@ -414,10 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mode", default="chat,spoken", help="chat, spoken, or both")
     p.add_argument(
         "--requests",
-        choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms"),
+        choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
+                 "households"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
-        "base|paraphrase|everyday|strangers|newcomers|transforms` says the same)",
+        "base|paraphrase|everyday|strangers|newcomers|transforms|households` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -442,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`, `newcomers`, `transforms`) names the request set
+    # `strangers`, `newcomers`, `transforms`, `households`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

@@ -329,3 +329,33 @@ def test_a_sum_said_again_and_a_number_asked_of_later():
         _sum("six what's that to the power of two").endswith(" is thirty six")  # fmt: skip
     assert _sum("of two hundred, what's fifteen percent?").endswith(" is thirty")
     assert _sum("what's 15%") == "fifteen percent is zero point one five"
+
+
+@pytest.mark.parametrize(
+    "text,said",
+    [("what is 20% vat on 150", "thirty"), ("8% gst on 250 how much", "twenty"),
+     ("wages are 900 per week, total for 4 weeks?", "three thousand six hundred"),
+     ("share 600 among five kids", "one hundred and twenty"),
+     ("I bought 6 tickets at 15 dollars each, what's that", "ninety"),
+     ("that's 45 sheep and 38 sheep, what's the total", "eighty three"),
+     ("what is 3k plus 1.5k", "four thousand five hundred")],
+)  # fmt: skip
+def test_taxes_totals_and_shares(text, said):
+    got = _sum(text)
+    assert got is not None and got.endswith(f" is {said}"), (text, got)
+
+
+def test_follow_ups_that_keep_the_question():
+    from fractions import Fraction
+
+    assert _sum("now divide the same by 4", last=Fraction(100)).endswith(" is twenty five")
+    facts = Facts()
+    facts.read("how many moons does Earth have", 0)
+    assert facts.read("and the next planet?", 1).relation == "moons"
+    from voice.tools.facts import read_fact
+
+    assert read_fact("how many days to the 9th of August") is None  # the clock's count
+    assert timer_args("cancel that timer, the soup is done") == {"action": "cancel"}
+    from voice.tools.request import timers_asked
+
+    assert timers_asked("how many minutes left?")

@@ -36,7 +36,7 @@ from voice.tools.request import (
 )
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
-from voice.tools.units import convert
+from voice.tools.units import EXAMPLE, convert, find_unit
 
 TOOL_SPECS: list[dict] = [
     {"type": "function", "function": {
@@ -164,6 +164,11 @@ class Toolbox:
                     read = {"what": ""}  # "put Radio 2 on": nothing asks the time
             if read is not None and name == "timer" and contact_asked(request):
                 result, ok = CANT_CONTACT, False  # "text Sam I'm ten minutes behind"
+            elif read is not None and name == "units" and read.get("from") and \
+                    find_unit(read["from"]) == find_unit(read.get("to", "")):  # fmt: skip
+                # "1,200 a month, how much in seven months": no conversion asked (another
+                # tool may read it)
+                result, ok = f"sorry, I need two different units, {EXAMPLE}", False
             else:
                 result, ok = self._dispatch(name, args if read is None else read)
             if read is not None and not ok:  # another tool may read what this one cannot
@@ -190,7 +195,8 @@ class Toolbox:
             return request
         first = re.split(r"[?.!](?:\s|$)", request.strip())[0]  # "..., I'm counting down."
         said = re.sub(r"^\W*(?:(?:and|what about|how about|then|ok|okay|so|same question|but|"
-                      r"asked|about|the one|for|to|till|until)\b\W*)+", "",
+                      r"asked|about|the one|for|to|till|until|how many|how long|days|"
+                      r"are there|is it)\b\W*)+", "",
                       first, flags=re.IGNORECASE).strip(" ?.!,")  # fmt: skip
         if said and parse_date(said, date.today()) is not None:
             return f"how long until {said}"

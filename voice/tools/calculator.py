@@ -87,7 +87,8 @@ _PHRASES = [
     ("adding", "add"), ("subtracting", "subtract"),
 ]  # fmt: skip
 _PHRASES.sort(key=lambda p: -len(p[0].split()))
-_THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total"}
+_THAT = {"that", "it", "this", "ans", "the answer", "the result", "that number", "the total",
+         "the same"}
 _FILLER = {
     "what", "what's", "whats", "is", "how", "much", "calculate", "compute", "please", "now",
     "okay", "ok", "so", "then", "and", "equals", "equal", "exactly", "make", "makes", "the",
@@ -247,6 +248,7 @@ def words_of(text: str) -> list[str]:
     t = re.sub(r"\*\*|\^", " to the power of ", t)
     t = t.replace("%", " percent ").replace("+", " plus ").replace("/", " divided by ")
     t = t.replace("=", " equals ")
+    t = re.sub(r"\b(\d+(?:\.\d+)?) ?k\b", lambda m: str(round(float(m.group(1)) * 1000)), t)
     t = re.sub(r"(?<![\d.])-(?=\s*[\d.])", " minus ", t)  # a leading/unary minus
     t = re.sub(r"(?<=[\d\s])-(?=\s)", " minus ", t)
     t = t.replace("(", " ( ").replace(")", " ) ")
@@ -513,14 +515,24 @@ def priced(expression: str) -> str:
     """Shop sums as said: "9 boxes at $14 each" → "9 times $14", "a 25% tip on a $32 check" →
     "25% of $32" (a tip, tax, discount or service charge on an amount is that percent of it),
     "20% off £45" → "£45 minus 20%" (which takes a fifth of £45 off)."""
-    e = re.sub(r"\b(\S+)\s+(?:[a-z]+\s+){0,2}at\s+(\S+)\s+(?:each|apiece|a piece|per \w+)\b",
+    e = re.sub(r"\b(\S+)\s+(?:[a-z]+\s+){0,2}at\s+(\S+)\s+(?:[a-z]+\s+)?"
+               r"(?:each|apiece|a piece|per \w+)\b",
                r"\1 times \2", expression, flags=re.IGNORECASE)  # fmt: skip
     e = re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+off\s+(?:an?\s+|the\s+)?([$£€]?[\d.,]+)",
                r"\3 minus \1\2", e, flags=re.IGNORECASE)  # "20% off £45"  # fmt: skip
     e = re.sub(r"\btake\s+(\S+?)\s*(%|percent|per cent)\s+off\s+(that|it|this)\b",
                r"\3 minus \1\2", e, flags=re.IGNORECASE)  # fmt: skip
-    return re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|discount|service charge|"
-                  r"service)\s+(?:on|of|for|from)\s+(?:an?\s+|the\s+)?", r"\1\2 of ", e,
+    e = re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|sales tax|discount|service charge|"
+               r"service|vat|gst|hst|pst|commission|interest|deposit)\s+(?:on|of|for|from)\s+"
+               r"(?:an?\s+|the\s+)?", r"\1\2 of ", e, flags=re.IGNORECASE)  # fmt: skip
+    # a sum shared out: "share 18,000 among eight", "if two of us share twenty two sweets"
+    e = re.sub(r"\bshare\s+(\S+)(?:\s+[a-z]+)?\s+(?:among|amongst|between)\s+(\S+)",
+               r"\1 divided by \2", e, flags=re.IGNORECASE)  # fmt: skip
+    e = re.sub(r"\b(\S+)\s+of\s+us\s+share\s+(\S+)", r"\2 divided by \1", e,
+               flags=re.IGNORECASE)  # fmt: skip
+    # so much a month for so many months: "8500 per month, total for 6 months"
+    return re.sub(r"\b(\S+)\s+(?:[a-z]+\s+)?(?:per|every|a|each)\s+(day|week|month|year)\b.*?"
+                  r"\b(?:for|in|over)\s+(\S+)\s+\2s?\b", r"\1 times \3", e,
                   flags=re.IGNORECASE)  # fmt: skip
 
 

@@ -94,7 +94,7 @@ _NOT_A_QUESTION = re.compile(
     r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|book|"
     r"schedule|call|ring|text|message|email|play|"
     r"(?<!in )order|add|cancel|start|stop|turn|until|till|til|(?:days|weeks|months|years) since|"
-    r"ago|left|away|from now|to go|"
+    r"ago|left|away|from now|to go|days to|days till|"
     r"date|weather|forecast|time is it|flights?|tickets?)\b"
 )
 
@@ -343,8 +343,9 @@ def follow_fact(request: str, last: Fact) -> Fact | None:
             return planet_fact(again, _PLANET_BY[planet])
         if step and last.answer:
             k = _PLANET_BY[last.answer.lower()].order - 1 + step
-            if 0 <= k < len(PLANETS):
-                return planet_fact("nth_planet", PLANETS[k])
+            if 0 <= k < len(PLANETS):  # the same question of the next one ("and the next planet?"
+                again = rel if rel in ("moons", "kind") else "nth_planet"  # after its moons)
+                return planet_fact(again, PLANETS[k])
         return None
     if rel.startswith(("day_", "month_")) or rel == "nth_month":
         kind = "day" if rel.startswith("day_") else "month"

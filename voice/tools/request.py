@@ -270,6 +270,11 @@ def calculator_args(text: str, calc=None) -> dict:
                 return {"expression": e}
         if _a_sum(got["expression"], calc):
             return got
+    said = _numbers(text)
+    if len(said) > 1 and re.search(r"\b(?:total|altogether|in all|all together|sum)\b", text, re.I):
+        e = "add " + " and ".join(said)  # "212 bales and 139 bales, what's the total?"
+        if _a_sum(e, calc):
+            return {"expression": e}
     m = re.search(r"\b(?:that|it)\b", text)
     if m and calc.last is None and len(_numbers(text[: m.start()])) == 1:
         # "five what's that to the power of three" (no comma): the number goes where "that" is
@@ -715,6 +720,8 @@ def timer_args(text: str) -> dict:
         if re.search(r"\b(all|every|everything)\b", w):
             return {"action": "cancel", "label": "all"}
         lab = _asked_label(words)
+        if re.search(r"\b(?:that|this|the|my|your) (?:timer|reminder)\b", w):
+            lab = ""  # "cancel that timer, the rice is done": the one meant, not "rice"
         return {"action": "cancel", **({"label": lab} if lab else {})}
     if dur is None and re.search(r"\b(left|longer|how long|until|when|check|how's|done|"
                                  r"remaining|to go|far along)\b", w):
@@ -839,6 +846,7 @@ def contact_asked(text: str) -> bool:
 _TIMERS_ASKED = re.compile(
     r"\b(?:how (?:long|much longer|much time|far along)|time (?:left|remaining)|remaining|"
     r"left on|to go|how many timers|timers? (?:running|going|on|set)|"
+    r"(?:minutes|seconds|hours) (?:are )?(?:left|remaining)|"
     r"is (?:it|the \w+|my \w+) (?:done|ready))\b",
     re.IGNORECASE)  # fmt: skip
 

@@ -359,3 +359,9 @@ def test_follow_ups_that_keep_the_question():
     from voice.tools.request import timers_asked
 
     assert timers_asked("how many minutes left?")
+
+
+def test_a_time_question_whose_aside_lost_its_comma():
+    assert now_asked("What time have you got my phone's in the other room?") == \
+        "what time have you got"  # fmt: skip
+    assert now_asked("what time did my train leave") == ""

@@ -538,9 +538,12 @@ def now_asked(text: str) -> str:
     :data:`_NOW_ASKED`): the clock answers it whatever else the request says ("quick, what's
     the time, I think we're late")."""
     for clause in _clauses(text.replace("\u2019", "'")):
-        c = " ".join(_trim(clause.lower().split()))
-        if _NOW_ASKED.search(c):
-            return c
+        # Whisper drops the comma before an aside: "what time have you got my phone's in the
+        # other room" asks the time and then says why
+        for part in re.split(r"\s+(?=(?:my|i'm|i've|we're|we've|it's)\s)", clause, flags=re.I):
+            c = " ".join(_trim(part.lower().split()))
+            if _NOW_ASKED.search(c):
+                return c
     return ""
 
 

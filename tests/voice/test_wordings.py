@@ -365,3 +365,11 @@ def test_a_time_question_whose_aside_lost_its_comma():
     assert now_asked("What time have you got my phone's in the other room?") == \
         "what time have you got"  # fmt: skip
     assert now_asked("what time did my train leave") == ""
+
+
+def test_a_length_said_again_without_another_is_not_a_second_timer():
+    (_, again), box = _turns(
+        [("", [("timer", {})]), ("", []), ("", []), ("", [])],
+        "Hammer for 8 minutes please.", "Hammer for 8 minutes, please. It's in.")  # fmt: skip
+    assert len(box.timers.active()) == 1 and not again.tools
+    box.close()

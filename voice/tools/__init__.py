@@ -29,6 +29,7 @@ from voice.tools.request import (
     claimed,
     clock_asked,
     contact_asked,
+    one_more_asked,
     read_arguments,
     timer_args,
     timers_asked,
@@ -83,10 +84,6 @@ TOOL_SPECS: list[dict] = [
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 # A timer word with a length says more than the two units in "2 minutes 30 seconds".
 CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
-# Another of the same, said as such ("and a 6 minute one", "another for 5 minutes"): a length
-# said again without it may be the last request heard again (a taken-back turn said whole).
-_ANOTHER = re.compile(r"^\W*(?:and|also|plus|then)\b|\b(?:another|one more|a second)\b",
-                      re.IGNORECASE)  # fmt: skip
 # A reply that only acknowledges, after a tool did something the user should hear about.
 _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will do)\W*",
                   re.IGNORECASE)  # fmt: skip
@@ -227,7 +224,7 @@ class Toolbox:
             if not got and "spell" in offered and before[0] == "spell" and \
                     another_asked(request):  # fmt: skip
                 return ("spell",)  # "what about electron", right after a spelling
-            if not got and "timer" in offered and before[0] == "timer" and _ANOTHER.search(
+            if not got and "timer" in offered and before[0] == "timer" and one_more_asked(
                     request) and timer_args(request).get("duration"):  # fmt: skip
                 return ("timer",)  # "and a 6 minute one for the burgers", right after a timer
             return got

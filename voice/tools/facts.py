@@ -88,7 +88,6 @@ _FORWARD = re.compile(r"\b(?:after that|next one|the next|one after|following on
                       r"comes next|is next|goes next)\b"
                       r"|^(?:and |then |so )?(?:what about )?next\b")  # fmt: skip
 _BACKWARD = re.compile(r"\b(?:before that|one before|previous|closer in|nearer in|before it)\b")
-_PRONOUN = re.compile(r"\b(?:there|they|them|it|its|that country|that place|same country)\b")
 # A request for an action, or a count to a date: never a fact to recall.
 _NOT_A_QUESTION = re.compile(
     r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|book|"

@@ -866,6 +866,17 @@ def another_asked(text: str) -> bool:
         r"\b(?:as well|too|also|same again|that one|this one)\W*$", text, re.IGNORECASE)))
 
 
+# Another of the same, said as such ("and a 6 minute one", "another for 5 minutes"): a length
+# said again without it may be the last request heard again (a taken-back turn said whole).
+_ONE_MORE = re.compile(r"^\W*(?:and|also|plus|then)\b|\b(?:another|one more|a second)\b",
+                       re.IGNORECASE)  # fmt: skip
+
+
+def one_more_asked(text: str) -> bool:
+    """Whether ``text`` asks for one more of the same ("and a 6 minute one for the burgers")."""
+    return bool(_ONE_MORE.search(text))
+
+
 def timers_asked(text: str) -> bool:
     """Whether ``text`` asks how long is left or which timers run (with one running)."""
     return bool(_TIMERS_ASKED.search(text))

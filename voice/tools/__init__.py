@@ -31,6 +31,7 @@ from voice.tools.request import (
     contact_asked,
     one_more_asked,
     read_arguments,
+    spelling_variety,
     timer_args,
     timers_asked,
     typed_text,
@@ -163,6 +164,9 @@ class Toolbox:
                     read = {"word": ""}  # "ring my sister": nothing asks for a spelling
                 if name == "clock" and not clock_asked(request):
                     read = {"what": ""}  # "put Radio 2 on": nothing asks the time
+            if name == "spell" and read is None and request and "variety" not in args and \
+                    (variety := spelling_variety(request)):  # fmt: skip
+                args = {**args, "variety": variety}  # "neighbor the British way"
             if read is not None and name == "timer" and contact_asked(request):
                 result, ok = CANT_CONTACT, False  # "text Sam I'm ten minutes behind"
             elif read is not None and name == "units" and read.get("from") and \
@@ -244,7 +248,7 @@ class Toolbox:
         if name == "units":
             return convert(a.get("value"), a.get("from", ""), a.get("to", ""))
         if name == "spell":
-            return spell(a.get("word", ""))
+            return spell(a.get("word", ""), a.get("variety"))
         return f"sorry, there is no tool called {str(name)[:40]}", False
 
     def close(self) -> None:

@@ -761,6 +761,13 @@ _SPELL_BEFORE = re.compile(
 
 
 def spell_args(text: str) -> dict:
+    """The word to spell (:func:`spelled_word`) and the spelling asked for ("the British way":
+    :func:`spelling_variety`)."""
+    variety = spelling_variety(text)
+    return {**spelled_word(text), **({"variety": variety} if variety else {})}
+
+
+def spelled_word(text: str) -> dict:
     """The word after "spell", "the word", "the letters of", or before "spelled" / "is written";
     a pronoun there ("spell it for me") points at the word named elsewhere in the request, the
     longest word that is not the request's own ("I never get millennium right, spell it")."""
@@ -791,6 +798,28 @@ def spell_args(text: str) -> dict:
     rest = [o for o in orig if o.lower() not in {"and", "what", "about", "how", "now", "letter",
                                                    "by"}]  # fmt: skip
     return {"word": rest[-1] if rest else ""}
+
+
+# "the British way", "in American English", "British spelling", "how is it spelt in the UK"
+_SAID_AS = r"(?: english)?(?:'s)? (?:way|spelling|english|version|style|form)"
+_SPELT_IN = r"(?:spelt|spelled|written|spell it) (?:in|over in) (?:the )?"
+_BRITISH_WAY = re.compile(
+    rf"\b(?:(?:british|english|uk|u\.k\.|brit|australian|aussie|kiwi|irish|scottish|welsh)"
+    rf"{_SAID_AS}|in (?:british|uk|australian|irish) english|"
+    rf"{_SPELT_IN}(?:uk|u\.k|britain|england|scotland|ireland|australia))\b", re.IGNORECASE)
+_AMERICAN_WAY = re.compile(
+    rf"\b(?:(?:american|us|u\.s\.|yank|yankee){_SAID_AS}|in (?:american|us) english|"
+    rf"{_SPELT_IN}(?:us|u\.s|usa|states|america))\b", re.IGNORECASE)
+
+
+def spelling_variety(text: str) -> str | None:
+    """"british" or "american" when the request asks for that spelling ("neighbour, the British
+    way", "how's it spelled in American English"), else None."""
+    if _AMERICAN_WAY.search(text):
+        return "american"
+    if _BRITISH_WAY.search(text):
+        return "british"
+    return None
 
 
 def read_arguments(name: str, text: str, units: UnitsReader, calc=None) -> dict:

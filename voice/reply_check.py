@@ -86,6 +86,7 @@ class Holdback:
         self.sent = ""  # what went on
         self.held = ""
         self.hold_all = False  # hold every sentence until release (the reply may be replaced)
+        self.suspect: Callable[[str], bool] | None = None  # held like a garbled sentence
 
     def begin(self) -> None:
         """A new round of the model: its text starts afresh."""
@@ -95,7 +96,8 @@ class Holdback:
         self.held += text
         cut = _last_sentence_end(self.held)
         # A garbled sentence is held too, and so is everything after it.
-        if cut and not self.hold_all and not garbled(self.sent + self.held[:cut]):
+        if cut and not self.hold_all and not garbled(self.sent + self.held[:cut]) and not (
+                self.suspect and self.suspect(self.held[:cut])):  # fmt: skip
             self._emit(self.held[:cut])
             self.held = self.held[cut:]
 
@@ -120,6 +122,16 @@ def with_full_stop(text: str) -> str:
     if not text or _END.search(text) or garbled(text):
         return text
     return text + "."
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences, each with its end mark ("Hi. How can I help?" → two)."""
+    out, start = [], 0
+    for m in _SENTENCE.finditer(text + " "):
+        out.append(text[start : m.end()].strip())
+        start = m.end()
+    tail = text[start:].strip()
+    return [x for x in out if x] + ([tail] if tail else [])
 
 
 def finished_part(text: str) -> str:

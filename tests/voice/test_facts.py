@@ -9,7 +9,7 @@ import pytest
 
 from tests.voice.test_tools import ScriptedLLM
 from voice.tools import Toolbox, answer
-from voice.tools.facts import Facts, read_fact
+from voice.tools.facts import NOT_ASKED, Facts, read_fact, unasked
 from words.calendar import MONTHS, WEEKDAYS
 from words.facts import COUNTRIES, PLANETS
 from words.spoken import ordinal_words
@@ -162,3 +162,41 @@ def test_a_speculation_of_the_same_utterance_steps_once():
     assert facts.read("and the one after", 1).answer == "November"  # spoken up to a pause
     assert facts.read("and the one after that?", 2).answer == "November"  # the whole turn
     assert facts.read("and the one after that?", 3).answer == "December"  # asked again
+
+
+# -- a fact nobody asked for -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "reply,said",
+    [("The eighth planet from the Sun is Neptune.", "order 2 masala dosa from swiggy"),
+     ("The currency of Thailand is the zloty.", "At 480 and 550 for me, this is the rent."),
+     ("Canberra is lovely.", "put the kettle on")],
+)  # fmt: skip
+def test_a_fact_about_something_nobody_named_is_unasked(reply, said):
+    assert unasked(reply, said)
+
+
+@pytest.mark.parametrize(
+    "reply,said",
+    [("Jupiter is the largest planet.", "which planet is the biggest"),
+     ("The capital of France is Paris.", "and France?"),
+     ("It's Canberra.", "what about Australia"),
+     ("Australia uses it.", "who pays in the Australian dollar"),
+     ("Venus is the hottest.", "tell me a fun fact"),
+     ("Hello! How can I help you?", "hi there"),
+     ("Six plus seven is thirteen.", "what is six plus seven")],
+)  # fmt: skip
+def test_a_fact_about_what_was_named_or_asked_is_not(reply, said):
+    assert not unasked(reply, said)
+
+
+def test_the_loop_never_says_a_fact_nobody_asked_for():
+    a, heard = _ask([("The eighth planet from the Sun is Neptune.", [])],
+                    "order 2 masala dosa from swiggy")  # fmt: skip
+    assert a.text == NOT_ASKED and heard == [NOT_ASKED] and a.stats["unasked"] == 1
+    a, heard = _ask([("Sure. The capital of Japan is Tokyo. Anything else?", [])],
+                    "can you book me a table for two")  # fmt: skip
+    assert a.text == "Sure. Anything else?" and "Tokyo" not in "".join(heard)
+    a, _ = _ask([("The capital of Japan is Tokyo.", []),
+                 ("Its currency is the yen, in Japan.", [])],
+                "capital of Japan?", "and what do they pay with")  # fmt: skip
+    assert "yen" in a.text  # named the turn before

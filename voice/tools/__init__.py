@@ -17,10 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
-from voice.reply_check import DIDNT_GET_IT, Holdback, finished_part, garbled, with_full_stop
+from voice.reply_check import (
+    DIDNT_GET_IT,
+    Holdback,
+    finished_part,
+    garbled,
+    sentences,
+    with_full_stop,
+)
 from voice.tools.calculator import Calculator
 from voice.tools.clock import Clock, parse_date
-from voice.tools.facts import Facts
+from voice.tools.facts import NOT_ASKED, Facts, unasked
 from voice.tools.request import (
     OTHER_TOOLS,
     SPELL_ASKED,
@@ -363,6 +370,14 @@ def answer(
     if fact is not None:
         claims = ()
     hold.hold_all = bool(claims) or fact is not None
+    # A sentence stating a fact about a country or planet nobody named or asked about is the
+    # model's wrong route ("order 2 masala dosa" → "The eighth planet from the Sun is
+    # Neptune."): held, and left out of the reply (voice.tools.facts.unasked).
+    said_so_far = " ".join(m["content"] for m in messages if m.get("role") in ("user", "assistant")
+                           and isinstance(m.get("content"), str))  # fmt: skip
+    said_so_far += " " + (request or "")
+    if toolbox and request and not functions and tool_choice == "auto":
+        hold.suspect = lambda sentence: unasked(sentence, said_so_far)
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -434,6 +449,8 @@ def answer(
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
             text = _sayable(text, stats, r.finish_reason)
+            if hold.suspect and text:
+                text = _asked_part(text, hold.suspect, stats)
             if runs and runs[-1].ok and _ACK.fullmatch(text):
                 text = ""  # "Okay." says nothing of the reminder set: the tool's sentence does
             if not text:
@@ -492,6 +509,17 @@ def _sayable(text: str, stats: dict, reason: str = "") -> str:
     stats["unfinished"] = 1
     kept = finished_part(text)
     return kept if kept and not garbled(kept) else DIDNT_GET_IT
+
+
+def _asked_part(text: str, unasked_: Callable[[str], bool], stats: dict) -> str:
+    """The reply without its sentences that state a fact nobody asked about; with none left,
+    what the assistant can do instead."""
+    said = sentences(text)
+    kept = [x for x in said if not unasked_(x)]
+    if len(kept) == len(said):
+        return text
+    stats["unasked"] = len(said) - len(kept)
+    return " ".join(kept) if kept else NOT_ASKED
 
 
 def _tool_stats(stats: dict, runs: list[ToolRun], tool_s: float) -> None:

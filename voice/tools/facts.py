@@ -360,6 +360,36 @@ def follow_fact(request: str, last: Fact) -> Fact | None:
     return None
 
 
+# -- a fact nobody asked for ----------------------------------------------------------------------
+# Words that ask for facts in general: a reply naming a country or a planet answers them.
+_ASKS_FACTS = re.compile(
+    r"\b(?:countr(?:y|ies)|nations?|capitals?|cit(?:y|ies)|currenc(?:y|ies)|money|languages?|"
+    r"speak|spoken|continents?|world|geography|planets?|sun|moons?|space|solar|orbits?|stars?|"
+    r"facts?|trivia|quiz|interesting|random|surprise|know)\b")
+NOT_ASKED = ("Sorry, I can't help with that. I can tell the time, set timers, do sums, convert "
+             "units, spell words and answer questions about countries and planets.")
+
+
+def named(text: str) -> set[str]:
+    """The countries (by name, or by a capital or currency only one has) and planets that
+    ``text`` names."""
+    plain = " " + _plain(text) + " "
+    out = {_COUNTRY_BY[m].name for m in _COUNTRY_RE.findall(plain)}
+    out |= {c.name for name, c in _OWNED if f" {name} " in plain}
+    return out | {p.title() for p in _PLANET_RE.findall(plain)}
+
+
+def unasked(sentence: str, conversation: str) -> bool:
+    """Whether ``sentence`` states a fact about a country or planet that nothing in the
+    ``conversation`` (the user's words and the replies so far) named or asked about: "The
+    eighth planet from the Sun is Neptune." to "order 2 masala dosa", "The currency of Thailand
+    is the zloty." to a misheard sum. The model's wrong route, never the answer."""
+    things = named(sentence)
+    if not things or _ASKS_FACTS.search(_plain(conversation)):
+        return False
+    return not things & named(conversation)
+
+
 class Facts:
     """The facts of one conversation: reads a request, on its own or after the fact of the turn
     before (:meth:`read`), and remembers what it read for the next turn.

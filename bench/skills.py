@@ -37,7 +37,12 @@ indirect question, cleft, tag, elision, correction, restart, ASR rendering...); 
 households`` (or ``--set households``) for the 220+ of ``bench/households.py``, a sixth held-out
 set: eight households around the world that share English (Bangalore, Lagos, Melbourne,
 Glasgow, a Filipino nurse in Dubai, Toronto, Singapore, an Irish farm), each in its own regional
-English, units, holidays and reasons, typed or as Whisper writes speech. ``--compare REF``
+English, units, holidays and reasons, typed or as Whisper writes speech; ``--requests
+generations`` (or ``--set generations``) for the 220+ of ``bench/generations.py``, a seventh
+held-out set: the same eight kinds asked by eight speakers of different ages and stages of life
+(a child of seven, a teenager, a student, a young parent, a busy professional, a retiree, a
+great-grandparent of ninety, a visually impaired user), each in their own idiom, typed or as
+Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -384,8 +389,9 @@ def compare_table(before: dict, after: dict, ref: str, mode: str = "chat") -> No
 def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
-    ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+) or
-    ``households`` (bench/households.py, 220+)."""
+    ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
+    ``households`` (bench/households.py, 220+) or ``generations`` (bench/generations.py,
+    220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -412,9 +418,13 @@ def request_set(name: str) -> list[Request]:
         from bench.households import households
 
         return households()
+    if name == "generations":
+        from bench.generations import generations
+
+        return generations()
     raise SystemExit(
         f"unknown request set {name!r} "
-        "(base, paraphrase, everyday, strangers, newcomers, transforms or households)"
+        "(base, paraphrase, everyday, strangers, newcomers, transforms, households or generations)"
     )
 
 
@@ -424,10 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
-                 "households"),  # fmt: skip
+                 "households", "generations"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
-        "base|paraphrase|everyday|strangers|newcomers|transforms|households` says the same)",
+        "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations` says "
+        "the same)",
     )
     p.add_argument(
         "--compare",
@@ -452,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`, `newcomers`, `transforms`, `households`) names the request set
+    # `strangers`, `newcomers`, `transforms`, `households`, `generations`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

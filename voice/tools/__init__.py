@@ -36,6 +36,7 @@ from voice.tools.request import (
     claimed,
     clock_asked,
     contact_asked,
+    dated_asked,
     one_more_asked,
     read_arguments,
     spelling_variety,
@@ -230,6 +231,9 @@ class Toolbox:
         try:
             got = tuple(name for name in CLAIM_ORDER if name in offered
                         and claimed(name, request, self.units, self.calculator))  # fmt: skip
+            if "clock" in got and "units" in got and dated_asked(request):
+                got = ("clock", *(x for x in got if x not in ("clock", "units")))  # "what day
+                # of the week is 18 march 2028" is no conversion of days to weeks
             if not got and "timer" in offered and self.timers.active() and timers_asked(request):
                 return ("timer",)  # "how long has my pie got to go", with the pie timer running
             if not got and "spell" in offered and before[0] == "spell" and \

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from fractions import Fraction
 
-from words.calendar import MONTHS, WEEKDAYS, date_words, time_words
+from words.calendar import MONTHS, WEEKDAYS, date_words, time_words, year_words
 from words.quantity import read_number, read_ordinal
 from words.spoken import int_words, ordinal_words
 
@@ -108,8 +108,11 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
         if t in (wd.lower(), wd.lower() + "s"):
             return wd, _next_weekday(today, i)
     words = re.sub(r"[,]", " ", t).split()
-    month = day = None
+    month = day = year = None
     rest = []
+    if len(words) > 1 and re.fullmatch(r"(?:1[6-9]|2[0-9])\d\d", words[-1]):
+        year = int(words.pop())  # "18 march 2028", "December 3rd, 2027"
+        words = words[:-1] if words[-1:] == ["in"] else words  # "december 3rd in 2027"
     for w in words:
         if w[:3] in _MONTH_ABBR and (w in _MONTH_ABBR or w.startswith(tuple(
                 m.lower() for m in MONTHS)) or w == "sept"):  # fmt: skip
@@ -124,6 +127,12 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
         day = _read_day(rest)
     if month is None or day is None:
         return None
+    if year is not None:  # a date of a given year, past or future
+        try:
+            return f"{MONTHS[month - 1]} {ordinal_words(day)}, {year_words(year)}", \
+                date(year, month, day)  # fmt: skip
+        except ValueError:
+            return None
     for y in (today.year, today.year + 1):
         try:
             d = date(y, month, day)
@@ -132,6 +141,34 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
         if d >= today:
             return f"{MONTHS[month - 1]} {ordinal_words(day)}", d
     return None
+
+
+_OFFSET = re.compile(r"^(?:in |after )?(.+?) (days?|weeks?|fortnights?)"
+                     r"(?: (from now|from today|from|later|later on|time|on|ahead|hence|ago|back|"
+                     r"before today|earlier))?$")  # fmt: skip
+
+
+def offset_days(text: object) -> int | None:
+    """Days from today that ``text`` names: "tomorrow" 1, "yesterday" -1, "the day after
+    tomorrow" 2, "in 54 days" and "54 days from now" 54, "three weeks from today" 21, "a
+    fortnight" 14, "ten days ago" -10; None for anything else."""
+    t = re.sub(r"\s+", " ", str(text or "").lower()).strip(" ?.!,")
+    fixed = {"today": 0, "tomorrow": 1, "yesterday": -1, "day after tomorrow": 2,
+             "the day after tomorrow": 2, "day before yesterday": -2,
+             "the day before yesterday": -2, "a fortnight": 14, "in a fortnight": 14,
+             "a week": 7, "in a week": 7, "a week from today": 7, "a week today": 7}  # fmt: skip
+    if t in fixed:
+        return fixed[t]
+    m = _OFFSET.match(t)
+    if m is None:
+        return None
+    ws = m[1].split()
+    got = read_number(ws, 0) if ws != ["a"] else (1, 1)
+    if got is None or got[1] != len(ws) or Fraction(got[0]).denominator != 1 or got[0] > 100_000:
+        return None
+    per = {"d": 1, "w": 7, "f": 14}[m[2][0]]
+    n = int(got[0]) * per
+    return -n if m[3] in ("ago", "back", "before today", "earlier") else n
 
 
 def _read_day(words: list[str]) -> int | None:
@@ -179,13 +216,29 @@ class Clock:
                 False  # fmt: skip
         if what in ("time", "now", "hour"):
             return f"it's {time_words(now.hour, now.minute)}", True
-        shift = {"tomorrow": 1, "yesterday": -1}.get(str(date_text or "").lower().strip(), 0)
+        shift = offset_days(date_text) or 0
         if shift and what in ("date", "today", "year", "month", "day", "weekday",
                               "day of the week"):  # fmt: skip
             d = now.date() + timedelta(days=shift)
+            if abs(shift) > 1:  # "in fifty four days it will be Thursday, January ..."
+                when = f"in {int_words(shift)} days it will be" if shift > 0 else \
+                    f"{int_words(-shift)} days ago it was"  # fmt: skip
+                return f"{when} {date_words(d)}", True
             said = date_words(d) if what not in ("day", "weekday", "day of the week") \
                 else WEEKDAYS[d.weekday()]  # fmt: skip
             return f"{'tomorrow will be' if shift > 0 else 'yesterday was'} {said}", True
+        if what in ("weekday of", "day of", "weekday_of") or (
+                date_text and what in ("day", "weekday", "day of the week")):  # fmt: skip
+            got = parse_date(date_text or "", now.date())
+            if got is None:
+                return f"sorry, I don't know when {str(date_text)[:40]} is; I know dates " \
+                    "like march third and holidays like christmas", False
+            name, d = got
+            verb = "is" if d >= now.date() else "was"
+            if name.split()[0] in MONTHS:  # "March eighteenth, twenty twenty eight is a Saturday"
+                return f"{name} {verb} a {WEEKDAYS[d.weekday()]}", True
+            day = f"{MONTHS[d.month - 1]} {ordinal_words(d.day)}"  # a holiday: its date too
+            return f"{name} {verb} on {WEEKDAYS[d.weekday()]}, {day}", True
         if what in ("date", "today", "year", "month"):
             return f"today is {date_words(now.date())}", True
         if what in ("day", "weekday", "day of the week"):
@@ -201,6 +254,8 @@ class Clock:
                     "like march third and holidays like christmas", False
             name, d = got
             n = (d - now.date()).days
+            if n < 0:  # a date of a given year that has gone
+                return f"{name} was {int_words(-n)} days ago", True
             if n == 0:
                 return f"{name} is today", True
             if n == 1:

@@ -13,7 +13,7 @@ import re
 from datetime import date
 
 from voice.tools.calculator import added, go_into
-from voice.tools.clock import parse_date
+from voice.tools.clock import offset_days, parse_date
 from voice.tools.timers import parse_duration
 from voice.tools.units import convertible, find_unit, read_value, unit_at
 from words.quantity import VAGUE, read_number, read_quantity, spoken_text
@@ -470,10 +470,44 @@ class UnitsReader:
 
 
 # -- clock ------------------------------------------------------------------------------------
+_DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# "what day of the week is 18 march 2028", "which day does christmas fall on"
+_WEEKDAY_OF = re.compile(r"\b(?:what|which) (?:day|weekday)(?: of the week)?\b|\bday of the week\b"
+                         r"|\bwhat day (?:is|was|will|does|did|falls?)\b")  # fmt: skip
+# "what's the date 28 days from today", "what will the date be in 54 days", "ten days ago"
+_OFFSET_SAID = re.compile(
+    r"\b(?:(?:in|after) (?:a |\S+(?: \S+){0,5} )(?:days?|weeks?|fortnights?)|"
+    r"(?:a |\S+(?: \S+){0,5} )(?:days?|weeks?|fortnights?) (?:from now|from today|from|later|time|"
+    r"ahead|hence|ago|back|before today|earlier)|(?:in )?a fortnight|(?:the )?day after tomorrow|"
+    r"(?:the )?day before yesterday)\b")  # fmt: skip
+
+
+def _offset_in(w: str) -> str:
+    """The offset from today said in ``w`` ("in 54 days"), read from its shortest form that
+    says one, or ""."""
+    for m in _OFFSET_SAID.finditer(w):
+        ws = m.group(0).split()
+        for i in range(len(ws)):  # "in about 54 days": the words that make a number
+            if offset_days(" ".join(ws[i:])) is not None:
+                return " ".join(ws[i:])
+    return ""
+
+
 def clock_args(text: str) -> dict:
     w = " ".join(_trim(_words(text)))
     if "zone" in w:
         return {"what": "zone"}
+    if re.search(r"\b(?:date|day|weekday|what|when)\b", w) and (off := _offset_in(w)) and \
+            offset_days(off) not in (None, 0):  # fmt: skip
+        return {"what": "day" if _WEEKDAY_OF.search(w) else "date", "date": off}
+    if _WEEKDAY_OF.search(w) and (d := _date_anywhere(w)) and not re.search(
+            r"\b(?:until|till|til|how many|how long)\b", w) and not re.fullmatch(
+            rf"(?:the )?(?:next |this )?(?:{_DAY_NAMES})s?|(?:the )?weekend", d):  # fmt: skip
+        # (the weekday of a date, not of "sundays")
+        year = re.search(r"\b(?:1[6-9]|2\d)\d\d\b", w)  # "december 3rd fall on in 2027"
+        if year and year[0] not in d and parse_date(f"{d} {year[0]}", date.today()):
+            d = f"{d} {year[0]}"
+        return {"what": "weekday of", "date": d}
     if re.search(r"\b(until|till|til|sleeps|days to|long is it to|far away|count the days)\b", w) \
             or re.match(r"^(when is|is .+ soon)", w):  # fmt: skip
         m = re.search(r"\b(?:until|till|til|to|before)\s+(.+)$", w)
@@ -941,9 +975,26 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         return args if ok and _TIMER_ASKED.search(text) else None
     if name == "clock":
         args = clock_read(text)
+        if _dated(args):
+            return args
         ok = args.get("what") != "until" or parse_date(args["date"], date.today()) is not None
         return args if ok and (args.get("what") == "until" or now_asked(text)) else None
     return None
+
+
+def _dated(args: dict) -> bool:
+    """Whether the clock's arguments ask of a date they name: its weekday ("what day is 18
+    march 2028") or the date some days from today ("in 54 days")."""
+    if args.get("what") == "weekday of":
+        return parse_date(args.get("date", ""), date.today()) is not None
+    return offset_days(args.get("date")) not in (None, 0) and args.get("date") not in (
+        "tomorrow", "yesterday")
+
+
+def dated_asked(text: str) -> bool:
+    """Whether the request asks the weekday of a date it names or the date some days from
+    today: the clock's, even where "day" and "week" read as two units of time."""
+    return _dated(clock_read(text))
 
 
 def clock_read(text: str) -> dict:
@@ -952,6 +1003,8 @@ def clock_read(text: str) -> dict:
     wrong": the time, not the days "till is wrong"), else the whole request's words."""
     args = clock_args(text)
     if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
+        return args
+    if _dated(args):  # the weekday of a date, the date some days from today
         return args
     asked = now_asked(text)
     if not asked:

@@ -522,6 +522,12 @@ def priced(expression: str) -> str:
                r"\3 minus \1\2", e, flags=re.IGNORECASE)  # "20% off £45"  # fmt: skip
     e = re.sub(r"\btake\s+(\S+?)\s*(%|percent|per cent)\s+off\s+(that|it|this)\b",
                r"\3 minus \1\2", e, flags=re.IGNORECASE)  # fmt: skip
+    if re.search(r"\b(?:total|altogether|in all|all in|all up|comes? to|with)\b", e, re.I):
+        # "with a 15% tip on $80 what is the total": the amount and the tip on it
+        e = re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|sales tax|service charge|"
+                   r"service|vat|gst|hst|pst)\s+(?:on|of|for)\s+(?:an?\s+|the\s+)?"
+                   r"(?:bill of\s+|check of\s+)?([$£€]?[\d.,]+)", r"\3 plus \1\2", e,
+                   flags=re.IGNORECASE)  # fmt: skip
     e = re.sub(r"\b(\S+?)\s*(%|percent|per cent)\s+(?:tip|tax|sales tax|discount|service charge|"
                r"service|vat|gst|hst|pst|commission|interest|deposit)\s+(?:on|of|for|from)\s+"
                r"(?:an?\s+|the\s+)?", r"\1\2 of ", e, flags=re.IGNORECASE)  # fmt: skip

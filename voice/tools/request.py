@@ -270,6 +270,8 @@ def calculator_args(text: str, calc=None) -> dict:
                 return {"expression": e}
         if _a_sum(got["expression"], calc):
             return got
+    if (e := story_sum(text)) and _a_sum(e, calc):
+        return {"expression": e}  # "given me £20 for £13.47, what's the change"
     said = _numbers(text)
     if len(said) > 1 and re.search(r"\b(?:total|altogether|in all|all together|sum)\b", text, re.I):
         e = "add " + " and ".join(said)  # "212 bales and 139 bales, what's the total?"
@@ -284,6 +286,115 @@ def calculator_args(text: str, calc=None) -> dict:
         if _a_sum(got["expression"], calc):
             return got
     return args
+
+
+# -- a sum said as a story ("£20 for £13.47, what's the change") --------------------------------
+_PCT_WORD = re.compile(r"^([\d.,]+)%$")
+_DISCOUNT = re.compile(r"\b(?:off|discount(?:ed)?|sale|reduced|markdown|cheaper)\b")
+_ON_TOP = re.compile(r"\b(?:tip|tax|vat|gst|hst|pst|service(?: charge)?|surcharge|markup|"
+                     r"interest|commission|on top|plus|added|extra|rise|raise|increase)\b")
+_TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|overall|combined|come to|comes "
+                    r"to|coming to|in total|all up|with)\b")
+_LESS = re.compile(
+    r"\b(?:change|left|leftover|remaining|remain|remains|still owe|owe|owes|owing|paid back|"
+    r"pay back|paid off|spent|used up|used|difference|short|to go|take away|taken away|less|"
+    r"fewer|older|younger|taller|shorter|heavier|lighter|more (?:do|does|will|would|should) "
+    r"(?:i|we|you|he|she|they) need|gave (?:him|her|them|away)|give away|ate|eaten|sold|lost)\b")
+_SHARED = re.compile(
+    r"\b(?:split|splitting|share|shared|sharing|divide|divided|dividing|between|among|amongst|"
+    r"ways|each of|per (?:person|head|kid|child)|equally|evenly|"
+    r"how (?:much|many) (?:\w+ ){0,4}each|each (?:pay|get|owe|gets|pays|owes|person|one|have))\b")
+_RATE = re.compile(r"\b(?:per|each|apiece|every|a (?:day|week|month|year|kilo|kg|pound|lb|hour|"
+                   r"night|head|person|piece|box|pack|bag|bottle|litre|liter|metre|meter|ticket|"
+                   r"item)|(?:packs?|packets?|boxes|box|bags?|sets?|rows?|crates?|cartons?|"
+                   r"trays?|bundles?|cases?|tins?|cans?|bottles?|jars?|rolls?|sheets?|dozens?) "
+                   r"of)\b")
+_MORE = re.compile(r"\b(?:then|and|plus|another|more|also|added|add|adds|sum|together)\b")
+_COUNTED = re.compile(r"^(?:\w+ )?(?:people|persons|person|of us|of them|of you|ways|friends|kids|"
+                      r"children|roommates|flatmates|housemates|guests|students|players|teams|"
+                      r"families|members|workers|colleagues|siblings|mates|adults|shares|parts|"
+                      r"portions|groups)\b")
+_INTO = re.compile(r"\b(?:between|among|amongst|into|by|each of|for each of)$")
+# A story asks for a number ("how much is left", "per head?"); "set a timer for 5 minutes and
+# 30 seconds" asks none.
+_ASKED = re.compile(r"\?|\b(?:how|what|what's|whats|wat|total|each|left|change|owe|per head|"
+                    r"comes? to|came to|altogether|in all|add them|add it|add up|split|share|"
+                    r"divide|work out|calculate)\b")
+_NOT_A_STORY = re.compile(r"\b(?:timers?|remind|reminder|alarm|how long|o'clock|until|till|"
+                          r"since)\b|\b\d+ ?(?:am|pm|a\.m\.|p\.m\.)\b")
+
+
+def _story_numbers(ws: list[str]) -> list[tuple[str, bool, int]]:
+    """(the number's words, whether a percent, where) of each number said (not "a", not an
+    ordinal)."""
+    out, i = [], 0
+    while i < len(ws):
+        if m := _PCT_WORD.match(ws[i]):
+            out.append((m[1], True, i))
+            i += 1
+            continue
+        got = read_number(ws, i)
+        if got is None or ws[i] in ("a", "an"):
+            i += 1
+            continue
+        end = got[1]
+        pct = end < len(ws) and (ws[end] in ("%", "percent") or ws[end:end + 2] == ["per", "cent"])
+        if end < len(ws) and re.fullmatch(r"(?:st|nd|rd|th)", ws[end]):
+            i = end + 1
+            continue
+        out.append((" ".join(ws[i:end]), pct, i))
+        i = end
+    return out
+
+
+def story_sum(text: str) -> str | None:
+    """Two numbers and what a story says to do with them, as an expression the calculator
+    reads: "20% off ... a £45 coat" → "45 minus 20%", "given me £20 for £13.47, what's the
+    change" → "20 minus 13.47", "$315 ... for each of 3 roommates" → "315 divided by 3",
+    "5 milligrams per kilo ... 58 kilos" → "5 times 58"; None for anything else."""
+    ws = _words(text)
+    low = " ".join(ws).lower()
+    nums = _story_numbers([w.lower() for w in ws])
+    if len(nums) != 2 or _NOT_A_STORY.search(low):
+        return None
+    (a, pa, ia), (b, pb, ib) = nums
+    if pa != pb:  # a percent of an amount
+        p, amount = (a, b) if pa else (b, a)
+        if _DISCOUNT.search(low):
+            return f"{amount} minus {p}%"
+        if _ON_TOP.search(low) and _TOTAL.search(low):
+            return f"{amount} plus {p}%"
+        return f"{p}% of {amount}"
+    if pa or not _ASKED.search(low):
+        return None
+    low_ws = [w.lower() for w in ws]
+    va, vb = read_number(low_ws, ia)[0], read_number(low_ws, ib)[0]
+    big, small = (a, b) if va >= vb else (b, a)
+
+    def counts(i: int, n: str) -> bool:  # "3 roommates", "two of us", "between 12", "5 ways"
+        k = i + len(n.split())
+        return bool(_COUNTED.match(" ".join(low_ws[k : k + 3]))) or \
+            bool(_INTO.search(" ".join(low_ws[max(0, i - 3) : i])))  # fmt: skip
+
+    shared = None
+    if _SHARED.search(low):
+        if counts(ib, b) and not counts(ia, a):
+            shared = f"{a} divided by {b}"
+        elif counts(ia, a) and not counts(ib, b):
+            shared = f"{b} divided by {a}"
+    if shared and not _TOTAL.search(low):
+        return shared
+    if _LESS.search(low):
+        return f"{big} minus {small}"
+    if _TOTAL.search(low) and _RATE.search(low):
+        return f"{a} times {b}"
+    if _SHARED.search(low):
+        return shared or f"{big} divided by {small}"
+    if _RATE.search(low):
+        return f"{a} times {b}"
+    if _MORE.search(low) or _TOTAL.search(low):  # "130 ml then 60 ml, how much is that"
+        return f"add {a} and {b}"
+    return None
 
 
 def _pct_alone(expression: str) -> bool:

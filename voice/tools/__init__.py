@@ -39,6 +39,7 @@ from voice.tools.request import (
     dated_asked,
     one_more_asked,
     read_arguments,
+    repeat_asked,
     spelling_variety,
     timer_args,
     timers_asked,
@@ -96,6 +97,7 @@ CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
 # A reply that only acknowledges, after a tool did something the user should hear about.
 _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will do)\W*",
                   re.IGNORECASE)  # fmt: skip
+_POINTING = {"it", "that", "this", "that one", "that word", "them", "those", "the answer"}
 CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
@@ -139,6 +141,7 @@ class Toolbox:
         self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
         self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
         self.counted = -1  # the turn the clock last counted the days to a date
+        self.spelled = ""  # the last word spelled
 
     def forget(self) -> None:
         """The conversation was reset: "that" and "and in pounds?" refer to nothing any more
@@ -172,6 +175,13 @@ class Toolbox:
                     read = {"word": ""}  # "ring my sister": nothing asks for a spelling
                 if name == "clock" and not clock_asked(request):
                     read = {"what": ""}  # "put Radio 2 on": nothing asks the time
+            if name == "spell":  # "can you spell that?" right after a fact: its answer;
+                got = read if read is not None else args  # "spell it again": the same word
+                word = str(got.get("word", "")).lower().strip(" ?.!")
+                again = self.spelled if self.last_ok == ("spell", self.turn - 1) else ""
+                if word in _POINTING | {"again"} and (said := again or (
+                        word != "again" and self.facts.answer_before(self.turn))):  # fmt: skip
+                    read = {**got, "word": said}
             if name == "spell" and read is None and request and "variety" not in args and \
                     (variety := spelling_variety(request)):  # fmt: skip
                 args = {**args, "variety": variety}  # "neighbor the British way"
@@ -196,6 +206,8 @@ class Toolbox:
             result, ok = f"sorry, the {name} tool failed ({type(e).__name__})", False
         if ok:
             self.last_ok = (name, self.turn)
+            if name == "spell":
+                self.spelled = (args if read is None else read).get("word", "")
             if name == "clock" and (args if read is None else read).get("what") == "until":
                 self.counted = self.turn
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
@@ -359,6 +371,12 @@ def answer(
     if toolbox:
         toolbox.turn += 1
         request = toolbox.elliptical(request) if request else request
+    said_last = next((m.get("content") for m in reversed(messages[:-1])
+                      if m.get("role") == "assistant" and m.get("content")), None)  # fmt: skip
+    if toolbox and request and said_last and isinstance(said_last, str) and not functions \
+            and repeat_asked(request):  # "could you repeat that, please?": the same words
+        hold.release(said_last)
+        return Answer(said_last, "stop", {"repeated": 1})
     claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
         if toolbox and request and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else ()  # fmt: skip

@@ -90,7 +90,9 @@ _FORWARD = re.compile(r"\b(?:after that|next one|the next|one after|following on
 _BACKWARD = re.compile(r"\b(?:before that|one before|previous|closer in|nearer in|before it)\b")
 # A request for an action, or a count to a date: never a fact to recall.
 _NOT_A_QUESTION = re.compile(
-    r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|book|"
+    r"\b(?:remind(?! me (?:\w+ )?(?:what|which|how|who|where|when))|reminder|set|timer|alarm|"
+    r"book(?= (?:me|us|him|her|them|a|an|the|my|our|it|tickets?|flights?|tables?|taxis?|cabs?|"
+    r"rooms?|appointments?|in|for)\b)|"
     r"schedule|call|ring|text|message|email|play|"
     r"(?<!in )order|add|cancel|start|stop|turn|until|till|til|(?:days|weeks|months|years) since|"
     r"ago|left|away|from now|to go|days to|days till|"
@@ -340,6 +342,12 @@ def follow_fact(request: str, last: Fact) -> Fact | None:
             if _MOONS.search(text):
                 again = "moons"
             return planet_fact(again, _PLANET_BY[planet])
+        if not step and last.answer.lower() in _PLANET_BY:  # "how many moons has it got?"
+            p = _PLANET_BY[last.answer.lower()]
+            for asked, relation in ((_MOONS, "moons"), (_KIND, "kind"),
+                                    (_PLANET_ORDER, "planet_order")):  # fmt: skip
+                if asked.search(text) and relation != rel:
+                    return planet_fact(relation, p)
         if step and last.answer:
             k = _PLANET_BY[last.answer.lower()].order - 1 + step
             if 0 <= k < len(PLANETS):  # the same question of the next one ("and the next planet?"
@@ -413,6 +421,14 @@ class Facts:
             fact = follow_fact(request, before[2])
         self.log = [*self.log[-7:], (turn, said, fact)]
         return fact
+
+    def answer_before(self, turn: int) -> str:
+        """What the fact of the turn before ``turn`` answered ("Ankara" after the capital of
+        Turkey, "Jupiter" after the biggest planet), for "spell that"; "" if none."""
+        for t, _, fact in reversed(self.log):
+            if t == turn - 1 and fact is not None:
+                return fact.answer or fact.keys[0]
+        return ""
 
     def forget(self) -> None:
         self.log = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 
 from voice.tools.calculator import added, go_into
 from voice.tools.clock import offset_days, parse_date
@@ -112,6 +114,16 @@ _SHORTHAND_RE = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, _SHORTHAND))
                            re.IGNORECASE)  # fmt: skip
 
 
+# Said to the listener, not of the request, at the end of a clause: a name for them set off by a
+# comma (", dear?", ", mate", ", young man") or a speaker's particle ("honestly", "fr", "tbh").
+_VOCATIVE = re.compile(
+    r",\s*(?:my )?(?:dear|love|darling|sweetheart|sweetie|pet|hun|honey|mate|pal|buddy|bro|"
+    r"bruh|dude|man|sir|ma'am|madam|young (?:man|lady)|kiddo|boss|chief|lah|po|na|eh|oh|"
+    r"innit|ya know|you know)(?=\s*[?.!,]|\s*$)"
+    r"|(?<!spell)(?<!spelt)(?<!spelled)(?<!word)\s+(?:honestly|seriously|fr|frfr|tbh|ngl|"
+    r"lowkey|bruh|innit|please and thank you)(?=\s*[?.!,]|\s*$)", re.IGNORECASE)
+
+
 def typed_text(text: str) -> str:
     """A typed request in the words it stands for: texting shorthand spelt out ("2day",
     "b4", "wat", "u", "&", "cap of"), "2" for "to" after "remind me", "tell me", "how" or
@@ -119,7 +131,8 @@ def typed_text(text: str) -> str:
     minutes"), a dash that sets off a correction or an afterthought as a comma ("timer 8 min--
     make it 10", "cupboard-- spell it"), a restart said once ("what I— what I need is"), a
     correction before a number set off by commas ("24 minutes i mean 16"), a learner's "and
-    half" as "and a half", and a trailing "=?" or "lol" off ("62+20+34=?", "what day is it 2day
+    half" as "and a half", a name for the listener or a particle at a clause's end off (",
+    dear?", "fr"), and a trailing "=?" or "lol" off ("62+20+34=?", "what day is it 2day
     lol")."""
     t = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     t = _SHORTHAND_RE.sub(lambda m: _SHORTHAND[m.group(1).lower()], t)
@@ -131,6 +144,8 @@ def typed_text(text: str) -> str:
     t = re.sub(r"\band half\b", "and a half", t, flags=re.IGNORECASE)  # "3 hours and half"
     t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
                flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
+    for _ in range(3):  # "What's 57 and 61, dear?", "whats the date today fr fr"
+        t = _VOCATIVE.sub("", t)
     t = re.sub(r"\s*(?:-{2,}|—|–)\s*", ", ", t)
     t = re.sub(r"(?<=[\w])(?<!actually)(?<!sorry)(?<!\bno)(?<!wait)\s+"
                r"(i mean|i meant|no wait|no sorry|or rather)\s+(?=\d)",
@@ -347,6 +362,13 @@ def _story_numbers(ws: list[str]) -> list[tuple[str, bool, int]]:
     return out
 
 
+def _figure(v) -> str:
+    v = Fraction(v)
+    if v.denominator == 1:
+        return str(v.numerator)
+    return format(Decimal(v.numerator) / Decimal(v.denominator), "f")  # "13.47", "1234567.5"
+
+
 def story_sum(text: str) -> str | None:
     """Two numbers and what a story says to do with them, as an expression the calculator
     reads: "20% off ... a £45 coat" → "45 minus 20%", "given me £20 for £13.47, what's the
@@ -369,6 +391,8 @@ def story_sum(text: str) -> str | None:
         return None
     low_ws = [w.lower() for w in ws]
     va, vb = read_number(low_ws, ia)[0], read_number(low_ws, ib)[0]
+    wa, wb = a, b  # as said (where they stand); in figures in the sum ("add 300 and 6", not
+    a, b = _figure(va), _figure(vb)  # "add three hundred and six")
     big, small = (a, b) if va >= vb else (b, a)
 
     def counts(i: int, n: str) -> bool:  # "3 roommates", "two of us", "between 12", "5 ways"
@@ -378,9 +402,9 @@ def story_sum(text: str) -> str | None:
 
     shared = None
     if _SHARED.search(low):
-        if counts(ib, b) and not counts(ia, a):
+        if counts(ib, wb) and not counts(ia, wa):
             shared = f"{a} divided by {b}"
-        elif counts(ia, a) and not counts(ib, b):
+        elif counts(ia, wa) and not counts(ib, wb):
             shared = f"{b} divided by {a}"
     if shared and not _TOTAL.search(low):
         return shared
@@ -1049,6 +1073,24 @@ _ONE_MORE = re.compile(r"^\W*(?:and|also|plus|then)\b|\b(?:another|one more|a se
 def one_more_asked(text: str) -> bool:
     """Whether ``text`` asks for one more of the same ("and a 6 minute one for the burgers")."""
     return bool(_ONE_MORE.search(text))
+
+
+# Asking to hear the last answer again: "could you repeat that, please?", "say that again",
+# "sorry, what was that?", "pardon?", "come again?", "one more time please".
+_REPEAT = re.compile(
+    r"^\W*(?:(?:sorry|pardon|excuse me|what)\W*)?(?:(?:can|could|would|will) (?:you|u) "
+    r"(?:please |just )?)?(?:please )?(?:repeat|say|read)(?: back)? (?:that|it|this|the answer|"
+    r"what you (?:just )?said|that (?:last )?(?:bit|part|answer))(?: back)?(?: again| one more "
+    r"time| once more)?(?: for me)?(?:,? please|,? pls)?\W*$"
+    r"|^\W*(?:(?:sorry|pardon|excuse me)\W*)?(?:repeat|once more|one more time|come again|"
+    r"again please|pardon(?: me)?|sorry|what was that|what did you (?:just )?say|"
+    r"i didn'?t (?:catch|hear|get) (?:that|it|you)|say again)"
+    r"(?:,? please|,? pls)?(?:,? (?:what was that|what did you say))?\W*$", re.IGNORECASE)
+
+
+def repeat_asked(text: str) -> bool:
+    """Whether ``text`` only asks to hear the last answer again."""
+    return bool(_REPEAT.search(text.strip()))
 
 
 def timers_asked(text: str) -> bool:

@@ -236,9 +236,21 @@ def convertible(src: str, dst: str) -> bool:
     if a is None or b is None:
         return False
     try:
+        a, b = _fluid(a, b)
         return registry().Unit(a).dimensionality == registry().Unit(b).dimensionality
     except Exception:
         return False
+
+
+def _fluid(a: str, b: str) -> tuple[str, str]:
+    """An ounce converted to or from a volume is a fluid ounce ("2 oz in ml", "how many
+    ounces is 90 millilitres": a baby's bottle, a measuring jug)."""
+    volume = registry().Unit("liter").dimensionality
+    if a == "ounce" and registry().Unit(b).dimensionality == volume:
+        return "fluid_ounce", b
+    if b == "ounce" and registry().Unit(a).dimensionality == volume:
+        return a, "fluid_ounce"
+    return a, b
 
 
 def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
@@ -256,6 +268,7 @@ def convert(value: object, src: str, dst: str) -> tuple[str, bool]:
         if unit is None:
             return f"sorry, I don't know the unit {_said(name)}; {CAN}", False
     ureg = registry()
+    a, b = _fluid(a, b)
     if ureg.Unit(a).dimensionality != ureg.Unit(b).dimensionality:
         return f"sorry, I can't convert {said(a, Fraction(2))} to {said(b, Fraction(2))}", False
     try:

@@ -1,0 +1,103 @@
+"""What a conversation refers back to: "spell that" after a fact, "spell it again", "how many
+moons has it got" after a planet, "could you repeat that"; and the words around a request that
+are said to the listener, not of it (", dear?", "fr"); an ounce of a liquid."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.voice.test_tools import ScriptedLLM
+from voice.tools import Toolbox, answer
+from voice.tools.facts import Facts, read_fact
+from voice.tools.request import repeat_asked, typed_text
+from voice.tools.units import convert
+from words.facts import COUNTRIES, PLANETS
+from words.spoken import ordinal_words
+
+
+def _talk(replies, *turns):
+    llm = ScriptedLLM(replies)
+    box = Toolbox()
+    msgs: list[dict] = []
+    out = []
+    for t in turns:
+        msgs.append({"role": "user", "content": t})
+        a = answer(llm, msgs, box, lambda _: None)
+        msgs.append({"role": "assistant", "content": a.text})
+        out.append(a)
+    box.close()
+    return out
+
+
+@pytest.mark.parametrize("k", range(12))
+def test_spell_that_after_a_fact_spells_its_answer(k):
+    c = COUNTRIES[k]
+    ask = ["can you spell that?", "how do you spell it", "spell that for me please"][k % 3]
+    # the model routes both turns wrongly; the facts and the speller answer
+    a = _talk([("I don't know.", []), ("", []), ("", [])], f"what's the capital of {c.name}",
+              ask)[-1]
+    first = c.capital.split(",")[0]
+    assert a.text.startswith(f"{first} is spelled {first[0].upper()}, "), a.text
+
+
+def test_spell_it_again_spells_the_same_word():
+    a = _talk([("", [("spell", {"word": "rhythm"})]), ("", []), ("", [("spell", {})]), ("", [])],
+              "how do you spell rhythm", "spell it again")[-1]
+    assert a.text == "Rhythm is spelled R, H, Y, T, H, M."
+
+
+@pytest.mark.parametrize("p", PLANETS)
+def test_a_planets_moons_asked_of_it(p):
+    facts = Facts()
+    facts.read(f"which planet is {ordinal_words(p.order)} from the sun", 1)
+    got = facts.read("and how many moons has it got?", 2)
+    assert got is not None and got.relation == "moons" and got.subject == p.name
+
+
+def test_a_book_is_not_booking():
+    assert read_fact("What's the capital of Russia? We're reading a bedtime book about it.")
+    assert read_fact("book me a flight to Paris") is None
+
+
+@pytest.mark.parametrize(
+    "said", ["Could you repeat that, please?", "say that again", "sorry, what was that?",
+             "pardon?", "come again?", "one more time please", "I didn't catch that"],
+)  # fmt: skip
+def test_repeat_asked(said):
+    assert repeat_asked(said)
+
+
+@pytest.mark.parametrize("said", ["repeat after me: hello", "say hello", "sorry, I meant six"])
+def test_not_a_repeat(said):
+    assert not repeat_asked(said)
+
+
+def test_a_repeat_says_the_last_answer_again_without_the_model():
+    a, b = _talk([("", [("spell", {"word": "Braille"})]), ("", [])],
+                 "How do you spell Braille?", "Could you repeat that, please?")
+    assert b.text == a.text == "Braille is spelled B, R, A, I, L, L, E."
+    assert b.stats == {"repeated": 1}
+
+
+@pytest.mark.parametrize(
+    "said,meant",
+    [("What's 57 and 61, dear?", "What's 57 and 61?"), ("whats the date today fr", "whats the "
+     "date today"), ("what day is it today honestly", "what day is it today"),
+     ("Tell me the time, young man?", "Tell me the time?"), ("capital of kenya fr fr",
+     "capital of kenya"), ("how do you spell dear", "how do you spell dear"),
+     ("how do you spell honestly", "how do you spell honestly"),
+     ("what's the capital of the isle of man", "what's the capital of the isle of man")],
+)  # fmt: skip
+def test_words_said_to_the_listener_are_not_the_request(said, meant):
+    assert typed_text(said) == meant
+
+
+@pytest.mark.parametrize(
+    "value,src,dst,said",
+    [("2", "oz", "ml", "two fluid ounces is about fifty nine point one milliliters"),
+     ("90", "millilitres", "ounces", "ninety milliliters is about three point zero four fluid "
+                                     "ounces"),
+     ("4", "ounces", "grams", "four ounces is about one hundred and thirteen grams")],
+)  # fmt: skip
+def test_an_ounce_of_a_liquid_is_a_fluid_ounce(value, src, dst, said):
+    assert convert(value, src, dst) == (said, True)

@@ -200,3 +200,20 @@ def test_the_loop_never_says_a_fact_nobody_asked_for():
                  ("Its currency is the yen, in Japan.", [])],
                 "capital of Japan?", "and what do they pay with")  # fmt: skip
     assert "yen" in a.text  # named the turn before
+
+
+def test_every_country_of_the_world_in_generated_wordings():
+    from words.world import NATIONS, WORLD
+
+    rng = random.Random(11)
+    for c in WORLD + NATIONS:
+        for relation, words in ASKS.items():
+            name = rng.choice(c.surfaces)
+            q = rng.choice(FRAMES).format(ask=rng.choice(words), name=name)
+            fact = read_fact(q)
+            assert fact is not None and fact.relation == relation and fact.subject == c.name, q
+
+
+def test_a_country_the_model_never_learned_is_answered_from_the_table():
+    a, _ = _ask([("The capital of Argentina is Buenos Aires.", [])], "what is the capital of peru")
+    assert a.text == "The capital of Peru is Lima." and a.stats["fact"] == "table"

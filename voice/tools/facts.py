@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 from voice.tools.request import _words
 from words.calendar import MONTH_DAYS, MONTHS, WEEKDAYS
-from words.facts import COUNTRIES, PLANETS, Country, Planet
+from words.facts import PLANETS, Country, Planet
 from words.quantity import read_number, read_ordinal
 from words.spoken import int_words, ordinal_words
+from words.world import ALL_COUNTRIES
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ _NOT_A_QUESTION = re.compile(
 
 def _variants(name: str) -> set[str]:
     s = _plain(name)
-    out = {s}
+    out = {s, " ".join(re.sub(r"[^a-z0-9']+", " ", name.lower()).split())}  # "cote d'ivoire"
     if s.startswith("the "):
         bare = s[4:]
         if len(bare) > 2 or bare == "uk":  # "us" alone is the pronoun
@@ -110,15 +111,18 @@ def _variants(name: str) -> set[str]:
     return out
 
 
-_COUNTRY_NAMES = sorted(((v, c) for c in COUNTRIES for s in c.surfaces for v in _variants(s)),
+_COUNTRY_NAMES = sorted(((v, c) for c in ALL_COUNTRIES for s in c.surfaces for v in _variants(s)),
                         key=lambda x: -len(x[0]))  # fmt: skip
 _COUNTRY_RE = re.compile(r"\b(" + "|".join(re.escape(v) for v, _ in _COUNTRY_NAMES) + r")\b")
 _COUNTRY_BY = dict(_COUNTRY_NAMES)
 # A capital or a currency only one country has, to ask the country back: "Canberra", "zloty".
-_OWNED = [(name, c) for c in COUNTRIES
+_OWNED = [(name, c) for c in ALL_COUNTRIES
           for name in (_plain(c.capital), _plain(c.currency.removeprefix("the ")))]
 _OWNED = [(name, c) for name, c in _OWNED if sum(n == name for n, _ in _OWNED) == 1
-          and name not in ("won", "real")]  # "which country won the cup" asks no currency
+          and name not in ("won", "real", "male", "victoria", "kingston", "sol", "rand", "lek",
+                           "kip", "dram", "tala", "lari", "leone", "dong", "birr", "som",
+                           "pula", "loti", "kina")]  # fmt: skip
+# ("which country won the cup" asks no currency; "Male", "Victoria", "the rand" are words first)
 _WHICH_COUNTRY = re.compile(r"\b(?:which|what|whose) (?:country|nation)\b|\bcountry is it\b")
 _PLANET_BY = {p.name.lower(): p for p in PLANETS}
 _PLANET_NAMES = "|".join(_PLANET_BY)
@@ -133,7 +137,7 @@ def _text(request: str) -> tuple[str, list[str]]:
     """The request's words, lower case, corrections made, letters said one by one joined
     ("u k" → "uk"), possessive 's off ("planet's" → "planet")."""
     out: list[str] = []
-    for w in _words(request):
+    for w in (part for word in _words(request) for part in word.split("-")):  # "Timor-Leste"
         w = re.sub(r"'s$", "", re.sub(r"[^a-z0-9']+", "", w.lower()))
         if not w:
             continue
@@ -325,7 +329,7 @@ def follow_fact(request: str, last: Fact) -> Fact | None:
         if len(countries) == 1 and len(asks) <= 1:
             return country_fact(asks[0] if asks else rel, countries.pop())
         if not countries and len(asks) == 1:
-            c = next(c for c in COUNTRIES if c.name == last.subject)
+            c = next(c for c in ALL_COUNTRIES if c.name == last.subject)
             return country_fact(asks[0], c)
         return None
     step = 1 if _FORWARD.search(text) else -1 if _BACKWARD.search(text) else 0
@@ -393,8 +397,9 @@ def unasked(sentence: str, conversation: str) -> bool:
     eighth planet from the Sun is Neptune." to "order 2 masala dosa", "The currency of Thailand
     is the zloty." to a misheard sum. The model's wrong route, never the answer."""
     things = named(sentence)
-    if not things or _ASKS_FACTS.search(_plain(conversation)):
-        return False
+    plain = _plain(conversation)
+    if not things or _ASKS_FACTS.search(plain) or any(p.search(plain) for _, p in _COUNTRY_ASK):
+        return False  # ("who pays in the Australian dollar" asks of a currency)
     return not things & named(conversation)
 
 

@@ -42,7 +42,11 @@ generations`` (or ``--set generations``) for the 220+ of ``bench/generations.py`
 held-out set: the same eight kinds asked by eight speakers of different ages and stages of life
 (a child of seven, a teenager, a student, a young parent, a busy professional, a retiree, a
 great-grandparent of ninety, a visually impaired user), each in their own idiom, typed or as
-Whisper writes speech. ``--compare REF``
+Whisper writes speech; ``--requests conversations`` (or ``--set conversations``) for the 220+
+of ``bench/conversations.py``, an eighth held-out set: each scored request the last turn of a
+short conversation (small talk, another request, a false start, the user saying what they are
+doing) in eight situations (a kitchen, a car, a study desk, a workshop, a garden, a nursery at
+night, an office, a sickbed), typed or as Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -390,8 +394,8 @@ def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
     ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
-    ``households`` (bench/households.py, 220+) or ``generations`` (bench/generations.py,
-    220+)."""
+    ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+)
+    or ``conversations`` (bench/conversations.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -422,9 +426,14 @@ def request_set(name: str) -> list[Request]:
         from bench.generations import generations
 
         return generations()
+    if name == "conversations":
+        from bench.conversations import conversations
+
+        return conversations()
     raise SystemExit(
         f"unknown request set {name!r} "
-        "(base, paraphrase, everyday, strangers, newcomers, transforms, households or generations)"
+        "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations "
+        "or conversations)"
     )
 
 
@@ -434,11 +443,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
-                 "households", "generations"),  # fmt: skip
+                 "households", "generations", "conversations"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
-        "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations` says "
-        "the same)",
+        "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations|"
+        "conversations` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -463,7 +472,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`, `newcomers`, `transforms`, `households`, `generations`) names the request set
+    # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`) names
+    # the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

@@ -712,10 +712,12 @@ def answer(calc: dict, now: datetime) -> tuple[str, ...]:
         return (duration(calc["seconds"]),)
     if op == "cancel":
         return CANCELLED
-    if op == "left":
-        return (f"{int_words(calc['seconds'] // 60 - 1)} minute",)
-    if op == "convert":
-        return (said(value_of(calc), 2),)
+    if op == "left":  # right after setting it: the whole length, or a minute less and seconds
+        m = calc["seconds"] // 60
+        return (f"{int_words(m)} minutes", f"{int_words(m - 1)} minute")
+    if op == "convert":  # to two decimals, or about three figures as the assistant says them
+        v = value_of(calc)
+        return tuple(dict.fromkeys((said(v, 2), *number(v))))
     if op == "spell":
         return (letters(calc["word"]),)
     if op in ("capital", "currency", "language", "continent"):

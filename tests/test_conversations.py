@@ -155,7 +155,14 @@ def derive(calc: dict, now: datetime) -> set[str]:
     if op == "cancel":
         return CANCELLED
     if op == "left":
-        return {f"{int_words(calc['seconds'] // 60 - 1)} minute"}
+        m = calc["seconds"] // 60
+        return {f"{int_words(m)} minutes", f"{int_words(m - 1)} minute"}
+    if op == "convert":
+        x = amount(calc)
+        if (x * 100).denominator == 1:  # said exactly
+            return {words(x)}
+        places = 2 if abs(x) < 10 else 1 if abs(x) < 100 else 0  # about three figures
+        return {words(x)} | {words(x, p) for p in {places, max(places - 1, 0)}}
     if op == "spell":
         return {", ".join(ch.upper() for ch in calc["word"])}
     if op in ("capital", "currency", "language", "continent"):

@@ -101,3 +101,43 @@ def test_words_said_to_the_listener_are_not_the_request(said, meant):
 )  # fmt: skip
 def test_an_ounce_of_a_liquid_is_a_fluid_ounce(value, src, dst, said):
     assert convert(value, src, dst) == (said, True)
+
+
+# -- past an acknowledgement, and the same sum again ---------------------------------------------
+@pytest.mark.parametrize("ack", ["Okay.", "ty", "thanks, sounds fun", "cool", "k thanks"])
+def test_an_acknowledgement_is_answered_and_referred_past(ack):
+    a = _talk([("The currency of Spain is the euro.", []), ("", [])],
+              "What currency do they use in Spain?", ack, "And what's the capital?")  # fmt: skip
+    assert a[1].text in ("Okay.", "You're welcome.") and a[1].stats == {"acknowledged": 1}
+    assert a[2].text == "The capital of Spain is Madrid."
+    b = _talk([("", [("calculator", {})]), ("", []), ("", [("calculator", {})]), ("", [])],
+              "36 times 11?", ack, "ok now halve that")[-1]  # fmt: skip
+    assert "one hundred and ninety eight" in b.text
+
+
+@pytest.mark.parametrize(
+    "first,again,value",
+    [("whats 30% of 395", "and 75%?", "two hundred and ninety six point two five"),
+     ("$231 split 7 ways", "what if it's 3 ways", "seventy seven"),
+     ("what's 240 divided by 8", "and between 6?", "forty")],
+)  # fmt: skip
+def test_the_last_sum_asked_again_of_a_new_number(first, again, value):
+    a = _talk([("", [("calculator", {})]), ("", []), ("", [("calculator", {})]), ("", [])],
+              first, again)[-1]  # fmt: skip
+    assert value in a.text, a.text
+
+
+def test_a_question_after_a_spelling_is_not_another_word_to_spell():
+    a = _talk([("", [("spell", {"word": "Saturn"})]), ("", []), ("Smallest.", [])],
+              "How do you spell Saturn?", "Okay. Which planet is the smallest?")[-1]  # fmt: skip
+    assert a.text == "Mercury is the smallest planet."
+
+
+def test_cancelling_a_running_timer_is_the_timers():
+    box = Toolbox()
+    box.run("timer", {"action": "set", "duration": "15 minutes", "label": "bottle"})
+    offered = {"timer", "calculator", "units", "clock", "spell"}
+    assert box.claims("cancel the bottle timer", offered) == ("timer",)
+    assert box.claims("cancel my subscription", offered) == ()
+    box.close()
+    assert Toolbox().claims("cancel the bottle timer", offered) == ()  # none running

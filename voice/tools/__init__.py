@@ -32,6 +32,7 @@ from voice.tools.request import (
     OTHER_TOOLS,
     SPELL_ASKED,
     UnitsReader,
+    acknowledged,
     another_asked,
     claimed,
     clock_asked,
@@ -97,6 +98,13 @@ CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
 # A reply that only acknowledges, after a tool did something the user should hear about.
 _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will do)\W*",
                   re.IGNORECASE)  # fmt: skip
+# Cancelling a timer, said as such ("cancel the bottle timer", "stop the alarm").
+_CANCEL_TIMER = re.compile(r"\b(?:cancel|stop|delete|remove|kill|turn off|switch off|clear|"
+                           r"never ?mind|forget)\b.*\b(?:timers?|alarms?|reminders?|it)\b",
+                           re.IGNORECASE)  # fmt: skip
+# A question of its own, not another word to spell ("Okay. Which planet is the smallest?")
+_ASKS_ELSE = re.compile(r"\b(?:which|who|where|when|why|what(?!\s+about)|how(?!\s+about)|"
+                        r"whats|what's)\b", re.IGNORECASE)  # fmt: skip
 _POINTING = {"it", "that", "this", "that one", "that word", "them", "those", "the answer"}
 CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
@@ -248,8 +256,13 @@ class Toolbox:
                 # of the week is 18 march 2028" is no conversion of days to weeks
             if not got and "timer" in offered and self.timers.active() and timers_asked(request):
                 return ("timer",)  # "how long has my pie got to go", with the pie timer running
+            if not got and "timer" in offered and self.timers.active() and \
+                    _CANCEL_TIMER.search(request) and timer_args(request).get("action") == \
+                    "cancel":  # fmt: skip
+                return ("timer",)  # "cancel the bottle timer", with the bottle timer running
             if not got and "spell" in offered and before[0] == "spell" and \
-                    another_asked(request):  # fmt: skip
+                    another_asked(request) and not _ASKS_ELSE.search(request) and \
+                    not contact_asked(request):  # fmt: skip
                 return ("spell",)  # "what about electron", right after a spelling
             if not got and "timer" in offered and before[0] == "timer" and one_more_asked(
                     request) and timer_args(request).get("duration"):  # fmt: skip
@@ -368,9 +381,17 @@ def answer(
     # two units, a timer with its length, a date to count to) is called even when the model
     # answers in words or calls another tool: the tools' strict readers vouch for the route.
     # The first round's words are held until then (they may not be said).
-    if toolbox:
+    # An acknowledgement ("ty", "ok, thanks") is not a turn the next one refers past: "36 times
+    # 11?" "ty" "now halve that" halves 396.
+    aside = bool(request) and acknowledged(request)
+    if toolbox and not aside:
         toolbox.turn += 1
         request = toolbox.elliptical(request) if request else request
+    if toolbox and aside and not functions and tool_choice == "auto":  # no tool, no fact
+        text = "You're welcome." if re.search(r"\b(?:thank|thanks|thx|ty|tysm|cheers|ta|"
+                                              r"appreciated?)\b", request, re.I) else "Okay."
+        hold.release(text)
+        return Answer(text, "stop", {"acknowledged": 1})
     said_last = next((m.get("content") for m in reversed(messages[:-1])
                       if m.get("role") == "assistant" and m.get("content")), None)  # fmt: skip
     if toolbox and request and said_last and isinstance(said_last, str) and not functions \
@@ -378,7 +399,7 @@ def answer(
         hold.release(said_last)
         return Answer(said_last, "stop", {"repeated": 1})
     claims = toolbox.claims(request, {s["function"]["name"] for s in ours}) \
-        if toolbox and request and tool_choice == "auto" and messages \
+        if toolbox and request and not aside and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else ()  # fmt: skip
     # A fact the request plainly asks (a country's capital, the planet after Mars...), when no
     # tool claims it: the model answers, and its reply is said only if it says the fact
@@ -386,7 +407,7 @@ def answer(
     # ("after January. which month." names a month: the fact, not the clock's month now; a
     # timer, a word to spell or a conversion said with a fact's words stays the tool's)
     fact = toolbox.facts.read(request, toolbox.turn) \
-        if toolbox and request and not {"timer", "spell", "units"} & set(claims) \
+        if toolbox and request and not aside and not {"timer", "spell", "units"} & set(claims) \
         and not functions and tool_choice == "auto" and messages \
         and messages[-1].get("role") == "user" else None  # fmt: skip
     if fact is not None:

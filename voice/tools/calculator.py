@@ -567,6 +567,7 @@ class Calculator:
 
     def __init__(self) -> None:
         self.last: Fraction | None = None
+        self.asked = ""  # the sum that gave ``last``, said ("thirty percent of three hundred")
 
     def readable(self, expression: str) -> bool:
         """Whether the whole of ``expression`` parses (nothing is evaluated or kept)."""
@@ -612,5 +613,5 @@ class Calculator:
             return Calculation(f"sorry, {e}", ok=False)
         if not exact and not words.startswith("about"):
             words = "about " + words
-        self.last = value
+        self.last, self.asked = value, canon
         return Calculation(f"{canon} is {words}", value)

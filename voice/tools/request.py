@@ -268,6 +268,8 @@ def calculator_args(text: str, calc=None) -> dict:
     out", "help me with"); a follow-up that starts with an operator applies to "that". When the
     whole request does not read as a sum, the last clause that does ("three coffees at £3.15
     each, so 3.15 times 3"): numbers in the other clauses are what the sum is about."""
+    if calc is not None and calc.last is not None and (e := _asked_again(text, calc.asked)):
+        return {"expression": e}  # "and 75%?" after "30% of 395": 75% of 395
     args = _calculator_args(text, calc)
     clauses = _clauses(text)
     if calc is None or _a_sum(args["expression"], calc) and not _pct_alone(args["expression"]):
@@ -339,6 +341,11 @@ _NOT_A_STORY = re.compile(r"\b(?:timers?|remind|reminder|alarm|how long|o'clock|
                           r"since)\b|\b\d+ ?(?:am|pm|a\.m\.|p\.m\.)\b")
 
 
+_ONE_OF = {"quick", "this", "that", "the", "which", "last", "next", "another", "each", "every",
+           "no", "any", "some", "big", "little", "other", "same", "only", "right", "easy", "hard",
+           "tricky", "good", "final", "new", "old"}  # fmt: skip
+
+
 def _story_numbers(ws: list[str]) -> list[tuple[str, bool, int]]:
     """(the number's words, whether a percent, where) of each number said (not "a", not an
     ordinal)."""
@@ -349,8 +356,9 @@ def _story_numbers(ws: list[str]) -> list[tuple[str, bool, int]]:
             i += 1
             continue
         got = read_number(ws, i)
-        if got is None or ws[i] in ("a", "an"):
-            i += 1
+        if got is None or ws[i] in ("a", "an") or ws[i] == "one" and got[1] == i + 1 and i \
+                and ws[i - 1] in _ONE_OF:  # fmt: skip
+            i += 1  # ("quick one", "this one": a one that is no number)
             continue
         end = got[1]
         pct = end < len(ws) and (ws[end] in ("%", "percent") or ws[end:end + 2] == ["per", "cent"])
@@ -419,6 +427,23 @@ def story_sum(text: str) -> str | None:
     if _MORE.search(low) or _TOTAL.search(low):  # "130 ml then 60 ml, how much is that"
         return f"add {a} and {b}"
     return None
+
+
+def _asked_again(text: str, asked: str) -> str:
+    """The last sum asked again of one new number: "and 75%?" after "30% of 395" is "75% of
+    395"; "what if it's 3 ways" after "231 divided by 7" is "231 divided by 3"; "" if not."""
+    said = [n for n, _, _ in _story_numbers([w.lower() for w in _words(text)])]
+    if len(said) != 1 or len(_words(text)) > 8:
+        return ""
+    pct = re.fullmatch(r"(.+?)\s*(?:%|percent|per cent) of (.+)", asked)
+    if pct and re.search(r"%|\bper ?cent\b", text, re.IGNORECASE):
+        return f"{said[0]}% of {pct[2]}"
+    split = re.fullmatch(r"(.+) divided by (\S+)", asked)
+    if split and re.search(rf"\b(?:{re.escape(said[0])}\s+(?:ways|people|of us|persons|each)|"
+                           rf"(?:between|among|amongst|by|into|for)\s+{re.escape(said[0])})\b",
+                           " ".join(_words(text))):  # fmt: skip
+        return f"{split[1]} divided by {said[0]}"
+    return ""
 
 
 def _pct_alone(expression: str) -> bool:
@@ -1073,6 +1098,21 @@ _ONE_MORE = re.compile(r"^\W*(?:and|also|plus|then)\b|\b(?:another|one more|a se
 def one_more_asked(text: str) -> bool:
     """Whether ``text`` asks for one more of the same ("and a 6 minute one for the burgers")."""
     return bool(_ONE_MORE.search(text))
+
+
+# A turn that only acknowledges ("ty", "ok", "thanks, sounds fun", "cool."): what the
+# conversation refers back to is the turn before it.
+_ACKNOWLEDGED = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|k+|thanks?|thank you(?: (?:so|very) much)?|thanks a lot|thx|ty|tysm|"
+    r"cheers|cool|great|nice(?: one)?|right|alright|all right|good|perfect|awesome|lovely|"
+    r"brilliant|ta|got it|gotcha|sure|yes|yeah|yep|yup|hmm+|oh|ah|wow|fine|noted|understood|"
+    r"sounds (?:good|great|fun|right)|that's (?:great|helpful|good|fine|perfect|right)|"
+    r"that helps|much appreciated|appreciate it)\W*)+$", re.IGNORECASE)
+
+
+def acknowledged(text: str) -> bool:
+    """Whether ``text`` only acknowledges the last answer."""
+    return bool(_ACKNOWLEDGED.fullmatch(text.strip()))
 
 
 # Asking to hear the last answer again: "could you repeat that, please?", "say that again",

@@ -119,7 +119,9 @@ def test_an_acknowledgement_is_answered_and_referred_past(ack):
     "first,again,value",
     [("whats 30% of 395", "and 75%?", "two hundred and ninety six point two five"),
      ("$231 split 7 ways", "what if it's 3 ways", "seventy seven"),
-     ("what's 240 divided by 8", "and between 6?", "forty")],
+     ("what's 240 divided by 8", "and between 6?", "forty"),
+     ("What's 42 divided by three?", "Now times that by six.", "eighty four"),  # on the result
+     ("Wetin be 2,400 plus 600?", "Multiply am by five.", "fifteen thousand")],  # pidgin's "am"
 )  # fmt: skip
 def test_the_last_sum_asked_again_of_a_new_number(first, again, value):
     a = _talk([("", [("calculator", {})]), ("", []), ("", [("calculator", {})]), ("", [])],

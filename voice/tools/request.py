@@ -141,6 +141,8 @@ def typed_text(text: str) -> str:
     t = re.sub(r"\b(\w[\w' ]{0,30}?)\s*(?:—|–|--|\.\.\.|…)\s*\1\b", r"\1", t,
                flags=re.IGNORECASE)  # a restart: "what I— what I need is"  # fmt: skip
     t = re.sub(r"\bcap of\b", "capital of", t, flags=re.IGNORECASE)
+    t = re.sub(r"\b(multiply|divide|add|times|double|halve|spell|convert|cancel|minus|take)\s+am\b",
+               r"\1 it", t, flags=re.IGNORECASE)  # pidgin's "am" for it: "multiply am by five"
     t = re.sub(r"\band half\b", "and a half", t, flags=re.IGNORECASE)  # "3 hours and half"
     t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
                flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
@@ -429,12 +431,17 @@ def story_sum(text: str) -> str | None:
     return None
 
 
+_NEW_SUM = re.compile(r"\b(?:that|times|plus|minus|multiply|multiplied|add|added|subtract|"
+                      r"take away|double|doubled|halve|halved|squared|cubed|root|power)\b",
+                      re.IGNORECASE)  # fmt: skip
+
+
 def _asked_again(text: str, asked: str) -> str:
     """The last sum asked again of one new number: "and 75%?" after "30% of 395" is "75% of
     395"; "what if it's 3 ways" after "231 divided by 7" is "231 divided by 3"; "" if not."""
     said = [n for n, _, _ in _story_numbers([w.lower() for w in _words(text)])]
-    if len(said) != 1 or len(_words(text)) > 8:
-        return ""
+    if len(said) != 1 or len(_words(text)) > 8 or _NEW_SUM.search(text):
+        return ""  # ("now times that by six" is a sum of its own on the last result)
     pct = re.fullmatch(r"(.+?)\s*(?:%|percent|per cent) of (.+)", asked)
     if pct and re.search(r"%|\bper ?cent\b", text, re.IGNORECASE):
         return f"{said[0]}% of {pct[2]}"

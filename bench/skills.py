@@ -46,7 +46,12 @@ Whisper writes speech; ``--requests conversations`` (or ``--set conversations``)
 of ``bench/conversations.py``, an eighth held-out set: each scored request the last turn of a
 short conversation (small talk, another request, a false start, the user saying what they are
 doing) in eight situations (a kitchen, a car, a study desk, a workshop, a garden, a nursery at
-night, an office, a sickbed), typed or as Whisper writes speech. ``--compare REF``
+night, an office, a sickbed), typed or as Whisper writes speech; ``--requests habits`` (or
+``--set habits``) for the 220+ of ``bench/habits.py``, a ninth held-out set: the eight kinds
+asked the way eight other voice products taught their users (Alexa, Siri, Google Assistant,
+Bixby, Cortana, a car's push-to-talk system, a smart TV remote, a child's tablet assistant):
+wake words left in, each product's command grammar, follow-up habits and repairs of a
+mishearing ("I said 15, not 50"), typed or as Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -394,8 +399,8 @@ def request_set(name: str) -> list[Request]:
     """``base`` (the 45 requests above), ``paraphrase`` (bench/paraphrases.py, 200+),
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
     ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
-    ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+)
-    or ``conversations`` (bench/conversations.py, 220+)."""
+    ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+),
+    ``conversations`` (bench/conversations.py, 220+) or ``habits`` (bench/habits.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -430,10 +435,14 @@ def request_set(name: str) -> list[Request]:
         from bench.conversations import conversations
 
         return conversations()
+    if name == "habits":
+        from bench.habits import habits
+
+        return habits()
     raise SystemExit(
         f"unknown request set {name!r} "
-        "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations "
-        "or conversations)"
+        "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations, "
+        "conversations or habits)"
     )
 
 
@@ -443,11 +452,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
-                 "households", "generations", "conversations"),  # fmt: skip
+                 "households", "generations", "conversations", "habits"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
         "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations|"
-        "conversations` says the same)",
+        "conversations|habits` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -472,8 +481,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="passed to diffvoice (e.g. engine.model=PATH)")  # fmt: skip
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
-    # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`) names
-    # the request set
+    # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`,
+    # `habits`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

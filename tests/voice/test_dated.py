@@ -54,7 +54,12 @@ def test_dates_with_a_year_in_every_form():
      ("what will the date be in 54 days", "Saturday, January thirtieth"),
      ("what day of the week will it be 55 days from now", "Sunday, January thirty first"),
      ("what was the date ten days ago", "ten days ago it was Friday, November twenty seventh"),
-     ("how many days until 1 january 2028", "in three hundred and ninety days")],
+     ("how many days until 1 january 2028", "in three hundred and ninety days"),
+     ("What day of the week is Christmas 2027?", "Christmas 2027 is on Saturday, December "
+                                                 "twenty fifth"),
+     ("what day does valentine's day fall on in 2028", "is on Monday, February fourteenth"),
+     ("when is easter 2027", "Easter 2027 is on Sunday, March twenty eighth, in one hundred "
+                             "and eleven days")],
 )  # fmt: skip
 def test_the_clock_reads_and_answers(request_text, expect):
     a = clock_read(request_text)

@@ -143,3 +143,64 @@ def test_cancelling_a_running_timer_is_the_timers():
     assert box.claims("cancel my subscription", offered) == ()
     box.close()
     assert Toolbox().claims("cancel the bottle timer", offered) == ()  # none running
+
+
+@pytest.mark.parametrize(
+    "first,again,value",
+    [("Alexa, what's 10% of 40?", "Alexa, what about 360?", "thirty six"),
+     ("Search 40% of 150.", "Same for 1,200.", "four hundred and eighty"),
+     ("calculate 52 times 12", "how about times 7", "three hundred and sixty four"),
+     ("17 times ten.", "I said 70, not 17.", "seven hundred"),
+     ("what's 70 percent of 90", "i said 17 not 70", "fifteen point three")],
+)  # fmt: skip
+def test_habits_of_other_assistants_for_the_last_sum(first, again, value):
+    a = _talk([("", [("calculator", {})]), ("", []), ("", [("calculator", {})]), ("", [])],
+              first, again)[-1]  # fmt: skip
+    assert value in a.text, a.text
+
+
+@pytest.mark.parametrize(
+    "said,meant",
+    [("Alexa, what's 10% of 40?", "what's 10% of 40?"), ("hey google queue spelling",
+     "queue spelling"), ("OK Google, when is Easter 2027", "when is Easter 2027"),
+     ("Hi Bixby, spell handkerchief.", "spell handkerchief."), ("siri whats the time",
+     "whats the time"), ("google is spelled how", "google is spelled how"),
+     ("computer science is hard, spell it", "computer science is hard, spell it")],
+)  # fmt: skip
+def test_another_assistants_name_said_first_is_not_the_request(said, meant):
+    assert typed_text(said) == meant
+
+
+def test_a_timer_turned_off_and_a_conversion_named_twice():
+    box = Toolbox()
+    box.run("timer", {"action": "set", "duration": "22 minutes"})
+    offered = {"timer", "calculator", "units", "clock", "spell"}
+    assert box.claims("timer off", offered) == ("timer",)
+    assert box.run("timer", {}, "t", request="timer off").result == "the timer is cancelled"
+    r = box.run("units", {}, "u", request="miles to kilometers 100 miles")
+    assert r.result == "one hundred miles is about one hundred and sixty one kilometers"
+    box.turn += 1
+    assert box.run("units", {}, "u2", request="now 13 miles").result.startswith(
+        "thirteen miles is about twenty point nine kilometers")
+    box.close()
+
+
+@pytest.mark.parametrize(
+    "said,reply",
+    [("weather this weekend", "The, is Saturday and Sunday."),
+     ("Tune to Kiss FM.", "Hello! How can I help you?")],
+)  # fmt: skip
+def test_a_reply_that_cannot_be_right_says_so(said, reply):
+    a = _talk([(reply, [])], said)[-1]
+    assert a.text != reply and a.text.startswith("Sorry, I can't")
+    ok = _talk([("Sorry, I can't check the weather, because I work offline.", [])],
+               "is it going to rain")[-1]  # fmt: skip
+    assert ok.text == "Sorry, I can't check the weather, because I work offline."
+    hi = _talk([("Hello! How can I help you?", [])], "hi there")[-1]
+    assert hi.text == "Hello! How can I help you?"
+
+
+def test_a_date_named_in_a_follow_up_to_a_count():
+    a = _talk([("", [("clock", {})]), ("", []), ("", [("clock", {})]), ("", [])],
+              "how many days until new year's", "and my birthday on june 27")[-1]  # fmt: skip
+    assert a.text.startswith("June twenty seventh is in"), a.text

@@ -43,7 +43,7 @@ def test_calculator_reads_the_expression(text, want):
         ("is it friday yet", {"what": "day"}),
         ("What time zone am I in?", {"what": "zone"}),
         ("How many days until Christmas?", {"what": "until", "date": "christmas"}),
-        ("when is the fourth of july", {"what": "until", "date": "the fourth of july"}),
+        ("when is the fourth of july", {"what": "when", "date": "the fourth of july"}),
         # an aside after the date is not part of it
         ("how many days till christmas eve, the kids are going mad",
          {"what": "until", "date": "christmas eve"}),

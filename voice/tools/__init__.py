@@ -37,6 +37,7 @@ from voice.tools.request import (
     claimed,
     clock_asked,
     contact_asked,
+    date_named,
     dated_asked,
     one_more_asked,
     read_arguments,
@@ -100,7 +101,9 @@ _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will 
                   re.IGNORECASE)  # fmt: skip
 # Cancelling a timer, said as such ("cancel the bottle timer", "stop the alarm").
 _CANCEL_TIMER = re.compile(r"\b(?:cancel|stop|delete|remove|kill|turn off|switch off|clear|"
-                           r"never ?mind|forget)\b.*\b(?:timers?|alarms?|reminders?|it)\b",
+                           r"never ?mind|forget)\b.*\b(?:timers?|alarms?|reminders?|it)\b|"
+                           r"\b(?:timers?|alarms?) off(?: please| now)?\W*$|"
+                           r"^\W*(?:stop|cancel)(?: it)?\W*$",
                            re.IGNORECASE)  # fmt: skip
 # A question of its own, not another word to spell ("Okay. Which planet is the smallest?")
 _ASKS_ELSE = re.compile(r"\b(?:which|who|where|when|why|what(?!\s+about)|how(?!\s+about)|"
@@ -216,7 +219,8 @@ class Toolbox:
             self.last_ok = (name, self.turn)
             if name == "spell":
                 self.spelled = (args if read is None else read).get("word", "")
-            if name == "clock" and (args if read is None else read).get("what") == "until":
+            if name == "clock" and (args if read is None else read).get("what") in (
+                    "until", "when"):
                 self.counted = self.turn
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
 
@@ -233,6 +237,9 @@ class Toolbox:
                       first, flags=re.IGNORECASE).strip(" ?.!,")  # fmt: skip
         if said and parse_date(said, date.today()) is not None:
             return f"how long until {said}"
+        named = date_named(said) if said and len(said.split()) <= 8 else ""
+        if named:  # "and my birthday on june 27"
+            return f"how long until {named}"
         return request
 
     def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:
@@ -419,8 +426,13 @@ def answer(
     said_so_far = " ".join(m["content"] for m in messages if m.get("role") in ("user", "assistant")
                            and isinstance(m.get("content"), str))  # fmt: skip
     said_so_far += " " + (request or "")
-    if toolbox and request and not functions and tool_choice == "auto":
-        hold.suspect = lambda sentence: unasked(sentence, said_so_far)
+    def unasked_of(sentence: str) -> bool:
+        return unasked(sentence, said_so_far)
+
+    checked = bool(toolbox and request and not functions and tool_choice == "auto")
+    if checked:  # (and a greeting, or live news, held until the whole reply is checked)
+        hold.suspect = lambda sentence: unasked_of(sentence) or \
+            _honest(sentence, request, {}) != sentence  # fmt: skip
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -492,8 +504,10 @@ def answer(
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
             text = _sayable(text, stats, r.finish_reason)
-            if hold.suspect and text:
-                text = _asked_part(text, hold.suspect, stats)
+            if checked and text and not runs:
+                text = _honest(text, request, stats)
+            if checked and text:
+                text = _asked_part(text, unasked_of, stats)
             if runs and runs[-1].ok and _ACK.fullmatch(text):
                 text = ""  # "Okay." says nothing of the reminder set: the tool's sentence does
             if not text:
@@ -552,6 +566,33 @@ def _sayable(text: str, stats: dict, reason: str = "") -> str:
     stats["unfinished"] = 1
     kept = finished_part(text)
     return kept if kept and not garbled(kept) else DIDNT_GET_IT
+
+
+# Live information an offline assistant can never know: any answer to it is made up.
+_LIVE = re.compile(r"\b(?:weather|forecast|raining|going to rain|will it rain|snowing|"
+                   r"going to snow|news|headlines|scores?|stock prices?|share price|traffic|"
+                   r"exchange rate)\b", re.IGNORECASE)  # fmt: skip
+# A refusal said whole ("Sorry, I can't check the weather, ..."), not "Sorry, I Saturday".
+_REFUSES = re.compile(r"^\W*(?:sorry,? )?i (?:can't|cannot|can not|don't|do not|am not|'m not|"
+                      r"am unable|'m unable)\b", re.IGNORECASE)  # fmt: skip
+_GREETS = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
+LIVE = ("Sorry, I can't check live information like the weather, the news or scores, because I "
+        "work offline.")
+
+
+def _honest(text: str, request: str, stats: dict) -> str:
+    """A reply that cannot be right for the request says so instead: live information (the
+    weather, the news, scores) answered without a refusal ("weather this weekend" → "The, is
+    Saturday and Sunday."), or a greeting for a request that greeted no one ("Tune to Kiss FM."
+    → "Hello! How can I help you?")."""
+    if _LIVE.search(request) and not _REFUSES.match(text):
+        stats["honest"] = "live"
+        return LIVE
+    if _GREETS.match(text) and not _GREETS.match(request) and len(request.split()) >= 3 and \
+            not re.search(r"\bhow are you\b", request, re.IGNORECASE):  # fmt: skip
+        stats["honest"] = "greeting"
+        return NOT_ASKED
+    return text
 
 
 def _asked_part(text: str, unasked_: Callable[[str], bool], stats: dict) -> str:

@@ -96,6 +96,10 @@ def parse_date(text: str, today: date) -> tuple[str, date] | None:
     "the 4th of july", "july 4", "friday", "12/25"... or None."""
     t = str(text).lower().replace("’", "'").strip(" ?.!,")
     t = re.sub(r"^(the )?(next |this )", "", t)
+    if (m := re.fullmatch(r"(.+?),?(?: in)? ((?:1[6-9]|2\d)\d\d)", t)) and m[1] in EVENTS and \
+            EVENTS[m[1]][1] is not None:  # "christmas 2027", "easter in 2028"  # fmt: skip
+        name, fn = EVENTS[m[1]]
+        return f"{name} {m[2]}", fn(int(m[2]))
     if t in EVENTS:
         name, fn = EVENTS[t]
         if fn is None:
@@ -245,7 +249,14 @@ class Clock:
             return f"today is {WEEKDAYS[now.weekday()]}", True
         if what in ("zone", "timezone", "time zone"):
             return f"the time zone here is {zone_name(now)}", True
-        if what in ("until", "days until", "days_until", "countdown"):
+        if what == "when" and date_text and (got := parse_date(date_text, now.date())):
+            name, d = got  # "when is easter": "Easter is on Sunday, April fifth, in ... days"
+            n = (d - now.date()).days
+            on = f"{WEEKDAYS[d.weekday()]}, {MONTHS[d.month - 1]} {ordinal_words(d.day)}"
+            when = "today" if n == 0 else "tomorrow" if n == 1 else \
+                f"in {int_words(n)} days" if n > 0 else f"{int_words(-n)} days ago"  # fmt: skip
+            return f"{name} {'was' if n < 0 else 'is'} on {on}, {when}", True
+        if what in ("until", "days until", "days_until", "countdown", "when"):
             if not date_text:
                 return "sorry, I need a date to count to, like march third or christmas", False
             got = parse_date(date_text, now.date())

@@ -124,6 +124,13 @@ _VOCATIVE = re.compile(
     r"lowkey|bruh|innit|please and thank you)(?=\s*[?.!,]|\s*$)", re.IGNORECASE)
 
 
+# Another assistant's name, said first out of habit ("Alexa, ...", "hey Google", "OK Google",
+# "Hey Siri", "hi Bixby", "hey Cortana"; "hey buddy" on a child's tablet).
+_WAKE = re.compile(r"^\W*(?:(?:(?:hey|hi|ok|okay|hello|yo)\W+)?(?:alexa|siri|cortana|bixby)\b|"
+                   r"(?:hey|hi|ok|okay|hello|yo)\W+(?:google|buddy|assistant|computer|jarvis)\b|"
+                   r"(?:google|assistant|computer)(?=,))[\s,.!:]*", re.IGNORECASE)
+
+
 def typed_text(text: str) -> str:
     """A typed request in the words it stands for: texting shorthand spelt out ("2day",
     "b4", "wat", "u", "&", "cap of"), "2" for "to" after "remind me", "tell me", "how" or
@@ -146,6 +153,7 @@ def typed_text(text: str) -> str:
     t = re.sub(r"\band half\b", "and a half", t, flags=re.IGNORECASE)  # "3 hours and half"
     t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
                flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
+    t = _WAKE.sub("", t)  # "Alexa, what's 10% of 40?", "hey google queue spelling"
     for _ in range(3):  # "What's 57 and 61, dear?", "whats the date today fr fr"
         t = _VOCATIVE.sub("", t)
     t = re.sub(r"\s*(?:-{2,}|—|–)\s*", ", ", t)
@@ -437,19 +445,48 @@ _NEW_SUM = re.compile(r"\b(?:that|times|plus|minus|multiply|multiplied|add|added
 
 
 def _asked_again(text: str, asked: str) -> str:
-    """The last sum asked again of one new number: "and 75%?" after "30% of 395" is "75% of
-    395"; "what if it's 3 ways" after "231 divided by 7" is "231 divided by 3"; "" if not."""
-    said = [n for n, _, _ in _story_numbers([w.lower() for w in _words(text)])]
-    if len(said) != 1 or len(_words(text)) > 8 or _NEW_SUM.search(text):
+    """The last sum asked again with a new number: "and 75%?" after "30% of 395" is "75% of
+    395", "what about 360?" after "10% of 40" is "10% of 360"; "what if it's 3 ways" after "231
+    divided by 7" is "231 divided by 3"; "how about times 7" after "52 times 12" is "52 times
+    7"; a re-ask that corrects a number ("I said 70, not 17") puts it in its place; "" if not."""
+    ws = [w.lower() for w in _words(text)]
+    found = _story_numbers(ws)
+    said = [n for n, _, _ in found]
+    if len(ws) > 8:
+        return ""
+    if len(found) == 2 and "not" in ws and found[0][2] < ws.index("not") <= found[1][2]:
+        new, old = said  # "I said 70, not 17", "17 not 70"
+        return _put_for(asked, old, new)
+    again = re.match(r"^(?:and |so |ok |okay )?(?:(?:what|how) about|what if(?: it's| its| it is)?|"
+                     r"same (?:for|with)|and for)\b", " ".join(ws))  # fmt: skip
+    op = re.search(r"\b(times|plus|minus|divided by|multiplied by|over)\s+\S", " ".join(ws))
+    if len(said) != 1 or (_NEW_SUM.search(text) and not (again and op)):
         return ""  # ("now times that by six" is a sum of its own on the last result)
     pct = re.fullmatch(r"(.+?)\s*(?:%|percent|per cent) of (.+)", asked)
     if pct and re.search(r"%|\bper ?cent\b", text, re.IGNORECASE):
         return f"{said[0]}% of {pct[2]}"
+    if pct and again:  # "what about 360?", "same for 1,200"
+        return f"{pct[1]} percent of {said[0]}"
+    two = re.fullmatch(r"(.+?) (times|plus|minus|divided by) (.+)", asked)
+    if two and again and op:  # "how about times 7"
+        return f"{two[1]} {op[1]} {said[0]}"
     split = re.fullmatch(r"(.+) divided by (\S+)", asked)
     if split and re.search(rf"\b(?:{re.escape(said[0])}\s+(?:ways|people|of us|persons|each)|"
                            rf"(?:between|among|amongst|by|into|for)\s+{re.escape(said[0])})\b",
-                           " ".join(_words(text))):  # fmt: skip
+                           " ".join(ws)):  # fmt: skip
         return f"{split[1]} divided by {said[0]}"
+    return ""
+
+
+def _put_for(asked: str, old: str, new: str) -> str:
+    """``asked`` (a sum said in words) with the number ``old`` replaced by ``new``, or ""."""
+    ws, want = asked.split(), read_number(old.split(), 0)
+    if want is None:
+        return ""
+    for _, _, i in _story_numbers(ws):
+        got = read_number(ws, i)
+        if got is not None and got[0] == want[0]:
+            return " ".join([*ws[:i], new, *ws[got[1]:]])
     return ""
 
 
@@ -611,6 +648,8 @@ class UnitsReader:
             rest = [s for s in spans if s is not src and not start <= s[0] < end]
             if src is not None:  # "in my day it was pounds, what's 2 kg in pounds": not "day"
                 rest = [s for s in rest if convertible(src[2], s[2])] or rest
+                # "miles to kilometers 100 miles": the unit named again is no unit wanted
+                rest = [s for s in rest if find_unit(s[2]) != find_unit(src[2])] or rest
             elif len(rest) > 1:  # "it's in celsius and says 24 degrees, what's that in fahrenheit":
                 to = next((s for s in rest if s[0] >= end), rest[-1])  # the unit wanted comes
                 was = [s for s in rest if find_unit(s[2]) != find_unit(to[2])
@@ -683,7 +722,8 @@ def clock_args(text: str) -> dict:
         d = m.group(1) if m else w
         d = re.sub(r"\s+(?:soon|from now|from today)$", "", _in_clause(d, text)).strip()
         d = _date_in(d)  # not a date after the first "to" ("we need to book ..."): the one named
-        return {"what": "until", "date": d if parse_date(d, date.today()) else
+        what = "when" if re.match(r"^when is", w) else "until"  # "when is easter": its date too
+        return {"what": what, "date": d if parse_date(d, date.today()) else
                 _date_anywhere(w) or d}  # fmt: skip
     if _UNTIL_ASKED.search(w) and (d := _date_anywhere(w)):  # "how far off halloween is"
         return {"what": "until", "date": d}
@@ -756,6 +796,11 @@ def _date_anywhere(w: str) -> str:
             if parse_date(" ".join(words[i:k]), today) is not None:
                 return " ".join(words[i:k])
     return ""
+
+
+def date_named(text: str) -> str:
+    """The date ``text`` names anywhere ("my birthday on june 27" → "june 27"), or ""."""
+    return _date_anywhere(" ".join(_trim(_words(text))))
 
 
 def _date_in(said: str) -> str:
@@ -916,7 +961,8 @@ def timer_args(text: str) -> dict:
             task = re.sub(r"\s+in$", "", m.group(1)) if m else ""
         return {"action": "remind", "duration": dur, "label": _cased(task, text)}
     cancel = re.search(r"\b(cancel|stop|delete|(?:turn|switch)(?: \w+){0,3} off|never mind|"
-                       r"kill|get rid|remove|clear|scrap|forget|don't need)\b", w)  # fmt: skip
+                       r"kill|get rid|remove|clear|scrap|forget|don't need|(?:timers?|alarms?) "
+                       r"off(?= please| now|$))\b", w)  # "timer off"  # fmt: skip
     if cancel and span and re.search(r"\b(?:set|start|put|timer for)\b", w) \
             and len(w[: cancel.start()].split()) > span[0]:  # fmt: skip
         cancel = None  # "set a timer for 23 minutes, that's when my stop is"
@@ -1177,8 +1223,9 @@ def claimed(name: str, text: str, units: UnitsReader, calc) -> dict | None:
         args = clock_read(text)
         if _dated(args):
             return args
-        ok = args.get("what") != "until" or parse_date(args["date"], date.today()) is not None
-        return args if ok and (args.get("what") == "until" or now_asked(text)) else None
+        dated = args.get("what") in ("until", "when")
+        ok = not dated or parse_date(args["date"], date.today()) is not None
+        return args if ok and (dated or now_asked(text)) else None
     return None
 
 
@@ -1202,7 +1249,7 @@ def clock_read(text: str) -> dict:
     the time, date or day as it is now ("can you tell me the time? the clock on the till is
     wrong": the time, not the days "till is wrong"), else the whole request's words."""
     args = clock_args(text)
-    if args.get("what") == "until" and parse_date(args["date"], date.today()) is not None:
+    if args.get("what") in ("until", "when") and parse_date(args["date"], date.today()):
         return args
     if _dated(args):  # the weekday of a date, the date some days from today
         return args

@@ -66,6 +66,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -372,7 +373,8 @@ def worktree(ref: str):
     venv), removed afterwards."""
     sha = subprocess.run(["git", "rev-parse", "--short", ref], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()  # fmt: skip
-    tree = Path(tempfile.gettempdir()) / f"diffvoice-{sha}"
+    tree = Path(tempfile.gettempdir()) / f"diffvoice-{sha}-{os.getpid()}"  # one per run: two
+    # runs comparing against the same commit must not remove each other's tree
     git = ["git", "-C", str(ROOT), "worktree"]
     subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
     subprocess.run([*git, "add", "--detach", str(tree), sha], check=True, capture_output=True)

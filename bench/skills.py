@@ -51,7 +51,11 @@ night, an office, a sickbed), typed or as Whisper writes speech; ``--requests ha
 asked the way eight other voice products taught their users (Alexa, Siri, Google Assistant,
 Bixby, Cortana, a car's push-to-talk system, a smart TV remote, a child's tablet assistant):
 wake words left in, each product's command grammar, follow-up habits and repairs of a
-mishearing ("I said 15, not 50"), typed or as Whisper writes speech. ``--compare REF``
+mishearing ("I said 15, not 50"), typed or as Whisper writes speech; ``--requests sources`` (or
+``--set sources``) for the 220+ of ``bench/sources.py``, a tenth held-out set: the user reading
+from something in front of them (a recipe card, a child's maths worksheet, a restaurant bill, a
+medicine label, a map or train ticket, a quiz sheet, an invitation, a flat-pack leaflet or seed
+packet) and asking about what it says, typed or as Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -402,7 +406,8 @@ def request_set(name: str) -> list[Request]:
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
     ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
     ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+),
-    ``conversations`` (bench/conversations.py, 220+) or ``habits`` (bench/habits.py, 220+)."""
+    ``conversations`` (bench/conversations.py, 220+), ``habits`` (bench/habits.py, 220+) or
+    ``sources`` (bench/sources.py, 220+)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -441,10 +446,14 @@ def request_set(name: str) -> list[Request]:
         from bench.habits import habits
 
         return habits()
+    if name == "sources":
+        from bench.sources import sources
+
+        return sources()
     raise SystemExit(
         f"unknown request set {name!r} "
         "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations, "
-        "conversations or habits)"
+        "conversations, habits or sources)"
     )
 
 
@@ -454,11 +463,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
-                 "households", "generations", "conversations", "habits"),  # fmt: skip
+                 "households", "generations", "conversations", "habits", "sources"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
         "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations|"
-        "conversations|habits` says the same)",
+        "conversations|habits|sources` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -484,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
     # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`,
-    # `habits`) names the request set
+    # `habits`, `sources`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

@@ -59,7 +59,11 @@ def test_dates_with_a_year_in_every_form():
                                                  "twenty fifth"),
      ("what day does valentine's day fall on in 2028", "is on Monday, February fourteenth"),
      ("when is easter 2027", "Easter 2027 is on Sunday, March twenty eighth, in one hundred "
-                             "and eleven days")],
+                             "and eleven days"),
+     ("the card says the chutney needs 20 days to mature. if i jar it today, what date will it "
+      "be ready", "in twenty days it will be Sunday, December twenty seventh"),
+     ("The receipt says returns within 14 days. If I bought it today, what's the last date I "
+      "can return it?", "Monday, December twenty first")],
 )  # fmt: skip
 def test_the_clock_reads_and_answers(request_text, expect):
     a = clock_read(request_text)
@@ -95,3 +99,5 @@ def test_a_weekday_of_a_date_is_no_conversion_of_days_to_weeks():
     box = Toolbox(clock=clock)
     assert box.claims("what day of the week is 18 march 2028", {"units", "clock"}) == ("clock",)
     assert box.claims("what's 18 days in weeks", {"units", "clock"}) == ("units",)
+    assert box.claims("it says make it six weeks ahead. how many days is it until christmas",
+                      {"units", "clock"}) == ("clock",)  # fmt: skip

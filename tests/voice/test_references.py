@@ -204,3 +204,38 @@ def test_a_date_named_in_a_follow_up_to_a_count():
     a = _talk([("", [("clock", {})]), ("", []), ("", [("clock", {})]), ("", [])],
               "how many days until new year's", "and my birthday on june 27")[-1]  # fmt: skip
     assert a.text.startswith("June twenty seventh is in"), a.text
+
+
+def test_reading_from_a_source_what_it_names():
+    from voice.tools.request import spell_args
+
+    for said, word in (("the bill says espresso. how do you spell that i'm doing my expenses",
+                        "espresso"),
+                       ("The calendar just says rehearsal in my handwriting. How do you spell "
+                        "it properly?", "rehearsal"),
+                       ("The seed packet says begonia. How do you spell it for my garden "
+                        "notebook?", "begonia")):  # fmt: skip
+        assert spell_args(typed_text(said))["word"] == word
+
+
+def test_a_conversion_follow_up_keeps_the_unit_wanted():
+    box = Toolbox()
+    box.run("units", {}, "u", request="the card says bake at 210 degrees celsius, what's that "
+                                      "in fahrenheit")  # fmt: skip
+    box.turn += 1
+    r = box.run("units", {}, "u2", request="and 230 celsius for the last ten minutes")
+    assert r.result == "two hundred and thirty degrees Celsius is four hundred and forty six " \
+        "degrees Fahrenheit"  # fmt: skip
+
+
+def test_the_same_timer_asked_again_a_moment_later_is_one_timer():
+    from voice.tools.timers import Timers
+
+    t = Timers(None)
+    t.call("set", "8 minutes", "")
+    t.call("set", "8 minutes", "beat")  # the whole utterance, after a pause's answer
+    assert [x.label for x in t.active()] == ["beat"]
+    t.call("set", "10 minutes", "pasta")
+    t.call("set", "10 minutes", "sauce")  # two names: two timers
+    assert sorted(x.label for x in t.active()) == ["beat", "pasta", "sauce"]
+    t.close()

@@ -84,3 +84,49 @@ def test_a_story_is_the_calculators_over_the_model_and_the_units():
                       "how many milligrams is that?", offered)[0] == "calculator"
     assert box.claims("rent's 1150 a week split 5 ways, how much each", offered) == ("calculator",)
     assert box.claims("convert 5 feet 3 inches to centimetres", offered) == ("units",)
+
+
+@pytest.mark.parametrize(
+    "said,value",
+    [("question 11: 108 divided by 12", 9),
+     ("Number ten on the sheet says 23 times nine. What's the answer?", 207),
+     ("round 3, question 6: what's 60 times 17", 1020),
+     ("the invitation says 13 tables of 8 guests. how many people is that", 104),
+     ("The bottle has 240 millilitres and each dose is 15 millilitres. How many doses is that?",
+      16),
+     ("The seed packet has 20 seeds and I want them in four rows. How many seeds per row?", 5),
+     ("the leaflet lists 78 parts and i've counted 20. how many are missing", 58),
+     ("the ticket says 30% off with a railcard, and the full fare is £71.80. how much do i save",
+      F("21.54")),
+     ("the receipt total is £70.59 and there are 5 of us. how much each", F("14.118")),
+     ("the label says 2 tablets 4 times a day for 5 days. how many tablets is that altogether",
+      40),
+     ("Card says 100 grams of butter, 100 grams of sugar and 400 grams of flour. What do they "
+      "add up to?", 600)],
+)  # fmt: skip
+def test_sums_read_off_a_sheet_a_label_or_a_bill(said, value):
+    from voice.tools.request import typed_text
+
+    calc = Calculator()
+    got = calc.calculate(calculator_args(typed_text(said), calc)["expression"])
+    assert got.ok and got.value == value, got.text
+
+
+@pytest.mark.parametrize(
+    "first,then,value",
+    [("600 grams of flour per loaf and i'm making 2 loaves, what's that in total",
+      "and i've already got 250 grams, so how much more do i need", 950),
+     ("7 screws per panel and there are 5 panels. how many screws",
+      "and the bag has 6 spare ones too, so what's the total", 41),
+     ("ten guests per table and there are 12 tables. How many guests?",
+      "And if three can't make it?", 117),
+     ("what's 20 squared", "and the next question says take 53 off that", 347),
+     ("Question seven: 18 times three.", "And now add 49 to that answer.", 103)],
+)  # fmt: skip
+def test_the_next_step_of_a_story_on_the_last_result(first, then, value):
+    from voice.tools.request import typed_text
+
+    calc = Calculator()
+    assert calc.calculate(calculator_args(typed_text(first), calc)["expression"]).ok
+    got = calc.calculate(calculator_args(typed_text(then), calc)["expression"])
+    assert got.ok and got.value == value, got.text

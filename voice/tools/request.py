@@ -131,6 +131,15 @@ _WAKE = re.compile(r"^\W*(?:(?:(?:hey|hi|ok|okay|hello|yo)\W+)?(?:alexa|siri|cor
                    r"(?:google|assistant|computer)(?=,))[\s,.!:]*", re.IGNORECASE)
 
 
+# Where a request is read from, said first: a question's number on a sheet ("question 11:",
+# "quiz question 1:", "round 3, question 6:", "Q4."), or what says it ("the card says", "number
+# ten on the sheet says", "the label reads").
+_SOURCE = re.compile(
+    r"^\W*(?:(?:quiz |pub quiz |the )?(?:round \w+,?\s+)?(?:question|q|number|no\.?|item|"
+    r"exercise|problem)\s*#?\w+\s*[:.,-]\s*(?=\S)|"
+    r"(?:[\w']+\s+){1,6}?(?:says|reads|said|asks|shows)\b[\s:,]*(?=[\d$£€]))", re.IGNORECASE)
+
+
 def typed_text(text: str) -> str:
     """A typed request in the words it stands for: texting shorthand spelt out ("2day",
     "b4", "wat", "u", "&", "cap of"), "2" for "to" after "remind me", "tell me", "how" or
@@ -154,6 +163,10 @@ def typed_text(text: str) -> str:
     t = re.sub(r"(?:[\s,.!]+(?:lol|lmao|haha+|xx+|ty|thx|tia|rn))+[\s.!?]*$", "", t,
                flags=re.IGNORECASE)  # "what day is it 2day lol"  # fmt: skip
     t = _WAKE.sub("", t)  # "Alexa, what's 10% of 40?", "hey google queue spelling"
+    t = _SOURCE.sub("", t, count=1) or t  # "question 11: 108 divided by 12", "the card says ..."
+    t = re.sub(r"\b(to|from|by|of|on|with|times|plus|minus|off|double|halve) (?:that|the) "
+               r"(?:answer|result|total|figure)\b", r"\1 that", t,
+               flags=re.IGNORECASE)  # "add 49 to that answer"  # fmt: skip
     for _ in range(3):  # "What's 57 and 61, dear?", "whats the date today fr fr"
         t = _VOCATIVE.sub("", t)
     t = re.sub(r"\s*(?:-{2,}|—|–)\s*", ", ", t)
@@ -299,8 +312,16 @@ def calculator_args(text: str, calc=None) -> dict:
             return got
     if (e := story_sum(text)) and _a_sum(e, calc):
         return {"expression": e}  # "given me £20 for £13.47, what's the change"
+    if calc.last is not None and (e := _on_last(text)) and _a_sum(e, calc):
+        return {"expression": e}  # "and I've already got 250 grams, how much more do I need"
     said = _numbers(text)
-    if len(said) > 1 and re.search(r"\b(?:total|altogether|in all|all together|sum)\b", text, re.I):
+    if len(said) > 2 and re.search(r"\b(?:total|altogether|in all|all together)\b", text, re.I) \
+            and re.search(r"\b(?:times an?|an? (?:day|week|month)|per|each|every)\b", text, re.I):
+        e = " times ".join(said)  # "2 tablets 4 times a day for 5 days, how many altogether"
+        if _a_sum(e, calc):
+            return {"expression": e}
+    if len(said) > 1 and re.search(r"\b(?:total|altogether|in all|all together|sum|add up|adds up|"
+                                   r"added up)\b", text, re.I):
         e = "add " + " and ".join(said)  # "212 bales and 139 bales, what's the total?"
         if _a_sum(e, calc):
             return {"expression": e}
@@ -324,6 +345,7 @@ _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|overall|combined
                     r"to|coming to|in total|all up|with)\b")
 _LESS = re.compile(
     r"\b(?:change|left|leftover|remaining|remain|remains|still owe|owe|owes|owing|paid back|"
+    r"missing|still need|still to|haven't|have not|not yet|"
     r"pay back|paid off|spent|used up|used|difference|short|to go|take away|taken away|less|"
     r"fewer|older|younger|taller|shorter|heavier|lighter|more (?:do|does|will|would|should) "
     r"(?:i|we|you|he|she|they) need|gave (?:him|her|them|away)|give away|ate|eaten|sold|lost)\b")
@@ -400,6 +422,8 @@ def story_sum(text: str) -> str | None:
     (a, pa, ia), (b, pb, ib) = nums
     if pa != pb:  # a percent of an amount
         p, amount = (a, b) if pa else (b, a)
+        if _DISCOUNT.search(low) and re.search(r"\b(?:save|saving|savings|knock|off is)\b", low):
+            return f"{p}% of {amount}"  # "30% off ... £71.80, how much do I save"
         if _DISCOUNT.search(low):
             return f"{amount} minus {p}%"
         if _ON_TOP.search(low) and _TOTAL.search(low):
@@ -418,14 +442,22 @@ def story_sum(text: str) -> str | None:
         return bool(_COUNTED.match(" ".join(low_ws[k : k + 3]))) or \
             bool(_INTO.search(" ".join(low_ws[max(0, i - 3) : i])))  # fmt: skip
 
+    if _ASKED.search(low) and re.search(rf"\b{re.escape(wa)} \w+s of {re.escape(wb)}\b", low):
+        return f"{a} times {b}"  # "13 tables of 8 guests, how many people"
+    if re.search(r"\bper \w+\W*$|\beach (?:\w+ )?(?:is|holds|takes|has|gets)\b|"
+                 r"\bhow many (?:\w+ )?(?:can|could|will|would|do|does) (?:i|we|you|it) "
+                 r"(?:fill|make|get|fit)\b", low) and not _TOTAL.search(low):  # fmt: skip
+        return f"{big} divided by {small}"  # "how many seeds per row?", "each dose is 15 ml"
     shared = None
     if _SHARED.search(low):
         if counts(ib, wb) and not counts(ia, wa):
             shared = f"{a} divided by {b}"
         elif counts(ia, wa) and not counts(ib, wb):
             shared = f"{b} divided by {a}"
-    if shared and not _TOTAL.search(low):
-        return shared
+    each = re.search(r"\b(?:how (?:much|many) (?:\w+ ){0,4}each|each (?:pay|get|owe|gets|pays|"
+                     r"owes)|per (?:person|head))\b", low)  # fmt: skip
+    if shared and (each or not _TOTAL.search(low)):  # ("the receipt total is £70.59 and there
+        return shared  # are 5 of us, how much each" asks a share, not a total)
     if _LESS.search(low):
         return f"{big} minus {small}"
     if _TOTAL.search(low) and _RATE.search(low):
@@ -475,6 +507,35 @@ def _asked_again(text: str, asked: str) -> str:
                            rf"(?:between|among|amongst|by|into|for)\s+{re.escape(said[0])})\b",
                            " ".join(ws)):  # fmt: skip
         return f"{split[1]} divided by {said[0]}"
+    return ""
+
+
+_FEWER = re.compile(r"\b(?:already (?:got|have|had|taken|used|paid|done|read)|more do|more does|"
+                    r"left|remaining|remain|can't make it|cannot make it|can't come|missing|short|"
+                    r"fewer|less|take away|used|spent|gave away|lost|broke|broken|ate|eaten|"
+                    r"drop out|drops out|dropped out)\b")  # fmt: skip
+_MORE_TOO = re.compile(r"\b(?:too|also|as well|extra|spare|plus|another|add|adds|added|"
+                       r"on top|more|join|joins|come|comes|total)\b")  # fmt: skip
+
+
+def _on_last(text: str) -> str:
+    """A story's next step on the last result, with one new number: "and I've already got 250
+    grams, so how much more do I need" takes it off; "and the bag has 6 spare ones too, so
+    what's the total" adds it; "and if each of us adds a 12% tip" adds the percent; "take 53 off
+    that" takes it off; "" if none."""
+    ws = [w.lower() for w in _words(text)]
+    found = _story_numbers(ws)
+    if len(found) != 1 or len(ws) > 16:
+        return ""
+    n, pct, _ = found[0]
+    low = " ".join(ws)
+    n = _figure(read_number(n.split(), 0)[0]) if not pct else n
+    if pct:
+        return f"that plus {n}%" if _MORE_TOO.search(low) or _ON_TOP.search(low) else ""
+    if re.search(rf"\btake {re.escape(n)} off\b", low) or _FEWER.search(low):
+        return f"that minus {n}"
+    if _MORE_TOO.search(low):
+        return f"that plus {n}"
     return ""
 
 
@@ -647,7 +708,12 @@ class UnitsReader:
                     spans = [s for s in spans if not src[1] <= s[0] < end]
             rest = [s for s in spans if s is not src and not start <= s[0] < end]
             if src is not None:  # "in my day it was pounds, what's 2 kg in pounds": not "day"
-                rest = [s for s in rest if convertible(src[2], s[2])] or rest
+                fits = [s for s in rest if convertible(src[2], s[2])]
+                last_to = (self.last or {}).get("to", "")
+                if not fits and last_to and convertible(src[2], last_to):
+                    fits = []  # "and 230 celsius for the last ten minutes": still Fahrenheit
+                    rest = []
+                rest = fits or rest
                 # "miles to kilometers 100 miles": the unit named again is no unit wanted
                 rest = [s for s in rest if find_unit(s[2]) != find_unit(src[2])] or rest
             elif len(rest) > 1:  # "it's in celsius and says 24 degrees, what's that in fahrenheit":
@@ -706,6 +772,14 @@ def clock_args(text: str) -> dict:
     if re.search(r"\b(?:date|day|weekday|what|when)\b", w) and (off := _offset_in(w)) and \
             offset_days(off) not in (None, 0):  # fmt: skip
         return {"what": "day" if _WEEKDAY_OF.search(w) else "date", "date": off}
+    if re.search(r"\bwhat(?:'s| is)? (?:the )?(?:last )?date\b|\bwhich date\b|\bwhat date\b", w) \
+            and len(lengths := re.findall(r"\b(\S+(?: \S+){0,3}? (?:days?|weeks?))\b", w)) == 1 \
+            and not re.search(r"\b(?:ago|since|before|back)\b", w):  # fmt: skip
+        # "needs 20 days to mature, if I jar it today, what date will it be ready"
+        got = next((" ".join(lengths[0].split()[k:]) for k in range(len(lengths[0].split()))
+                    if offset_days(" ".join(lengths[0].split()[k:])) not in (None, 0)), "")
+        if got:
+            return {"what": "date", "date": got}
     if _WEEKDAY_OF.search(w) and (d := _date_anywhere(w)) and not re.search(
             r"\b(?:until|till|til|how many|how long)\b", w) and not re.fullmatch(
             rf"(?:the )?(?:next |this )?(?:{_DAY_NAMES})s?|(?:the )?weekend", d):  # fmt: skip
@@ -1029,12 +1103,19 @@ def spelled_word(text: str) -> dict:
                 return {"word": next((o for o in orig if o.lower() == low), low)}
             pointed = True
     if pointed:  # "a new puppy, a chihuahua, how d'you spell that": the longest word named
-        upto: list[str] = []  # in the clauses up to the one that asks
-        for clause in _clauses(text):
-            upto += _trim(_words(clause, keep_case=True))
-            if SPELL_ASKED.search(clause):
+        upto: list[str] = []  # in the clauses up to the one that asks (and in that one, only
+        for clause in _clauses(text):  # before "spell it": "how do you spell that i'm doing
+            if SPELL_ASKED.search(clause):  # my expenses" asks of the word said before)
+                cut = re.search(r"\b(?:spell|spelled|spelt|write)\s+(?:it|that|this)\b", clause,
+                                re.IGNORECASE)  # fmt: skip
+                upto += _trim(_words(clause[: cut.start()] if cut else clause, keep_case=True))
                 break
+            upto += _trim(_words(clause, keep_case=True))
         named = [o for o in upto if o.lower() not in _NOT_THE_WORD]
+        quoted = re.search(r"\b(?:says|reads|said|called|named|labelled|labeled|marked)\s+"
+                           r"([a-z'-]+)", text, re.IGNORECASE)  # "the packet says begonia"
+        if quoted and quoted[1].lower() not in _NOT_THE_WORD and quoted[1] in upto:
+            return {"word": quoted[1]}
         if named:
             return {"word": max(reversed(named), key=len)}
     for clause in _clauses(text):  # the first clause that names a word ("now peony, for the
@@ -1239,9 +1320,12 @@ def _dated(args: dict) -> bool:
 
 
 def dated_asked(text: str) -> bool:
-    """Whether the request asks the weekday of a date it names or the date some days from
-    today: the clock's, even where "day" and "week" read as two units of time."""
-    return _dated(clock_read(text))
+    """Whether the request asks the weekday of a date it names, the date some days from today
+    or the days until a date: the clock's, even where "day" and "week" read as two units of
+    time ("it says make it six weeks ahead, how many days is it until christmas")."""
+    args = clock_read(text)
+    return _dated(args) or args.get("what") in ("until", "when") and \
+        parse_date(args.get("date", ""), date.today()) is not None  # fmt: skip
 
 
 def clock_read(text: str) -> dict:

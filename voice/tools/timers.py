@@ -90,6 +90,9 @@ def parse_duration(text: object) -> int | None:
     return math.ceil(total)
 
 
+REPEAT_S = 15  # a timer of the same length set again within this is the same timer
+
+
 @dataclass
 class Timer:
     id: int
@@ -211,11 +214,23 @@ class Timers:
         with self._lock:
             if self.closed:
                 return "sorry, this conversation has ended", False
+            now = self.clock()
+            # The same length asked again a moment later is the same timer ("Timer for 8
+            # minutes please." answered at a pause, then the whole utterance once the user went
+            # on): it starts again, with the later name; it is not a second one.
+            # (Two names are two timers: "10 minutes for the pasta", "and 10 for the sauce".)
+            again = [t for t in self._timers.values() if t.seconds == secs and not reminder
+                     and not t.reminder and now - (t.due - t.seconds) < REPEAT_S
+                     and (not t.label or not label or t.label == label.lower())]  # fmt: skip
+            for t in again:
+                self._timers.pop(t.id, None)
             if len(self._timers) >= MAX_TIMERS:
                 return f"sorry, you already have {int_words(MAX_TIMERS)} timers", False
             t = Timer(next(self._ids), secs, label.lower() if not reminder else label,
                       reminder, self.clock() + secs)  # fmt: skip
             self._timers[t.id] = t
+        for old in again:
+            self._unschedule(old)
         self._schedule(t)
         dw = duration_words(secs)
         if reminder:

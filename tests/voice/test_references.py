@@ -239,3 +239,18 @@ def test_the_same_timer_asked_again_a_moment_later_is_one_timer():
     t.call("set", "10 minutes", "sauce")  # two names: two timers
     assert sorted(x.label for x in t.active()) == ["beat", "pasta", "sauce"]
     t.close()
+
+
+@pytest.mark.parametrize(
+    "first,then,expect",
+    [("What day of the week is the 24th of May, 2027? That's when my train goes out.",
+      "And the return on the 14th?", "May fourteenth, twenty twenty seven is a Friday"),
+     ("what day of the week is 9 september 2027 it's the party on the invitation",
+      "and the 19th, for the brunch", "is a Sunday"),
+     ("how many days until 1 january 2028", "and the 28th?", "January twenty eighth, twenty "
+                                                              "twenty eight is in")],
+)  # fmt: skip
+def test_a_day_of_the_month_after_a_date_asks_the_same_of_it(first, then, expect):
+    a = _talk([("", [("clock", {})]), ("", []), ("", [("clock", {})]), ("", [])],
+              first, then)[-1]  # fmt: skip
+    assert expect in a.text, a.text

@@ -130,3 +130,15 @@ def test_the_next_step_of_a_story_on_the_last_result(first, then, value):
     assert calc.calculate(calculator_args(typed_text(first), calc)["expression"]).ok
     got = calc.calculate(calculator_args(typed_text(then), calc)["expression"])
     assert got.ok and got.value == value, got.text
+
+
+@pytest.mark.parametrize(
+    "said,meant",
+    [("question 11: 108 divided by 12", "108 divided by 12"), ("Q4. 5 times 6", "5 times 6"),
+     ("quinoa. letters.", "quinoa. letters."),
+     ("questionnaire, letter by letter please", "questionnaire, letter by letter please")],
+)  # fmt: skip
+def test_a_questions_number_is_not_the_request_but_a_word_that_starts_alike_is(said, meant):
+    from voice.tools.request import typed_text
+
+    assert typed_text(said) == meant

@@ -50,6 +50,9 @@ from voice.tools.request import (
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import EXAMPLE, convert, find_unit
+from words.calendar import MONTHS
+from words.quantity import read_ordinal
+from words.spoken import ordinal_words
 
 TOOL_SPECS: list[dict] = [
     {"type": "function", "function": {
@@ -151,7 +154,9 @@ class Toolbox:
         self.specs = TOOL_SPECS
         self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
         self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
-        self.counted = -1  # the turn the clock last counted the days to a date
+        self.counted = -1  # the turn the clock last counted the days to a date (or named its
+        self.counted_what = "until"  # weekday), what it was asked, and the date
+        self.counted_date: date | None = None
         self.spelled = ""  # the last word spelled
 
     def forget(self) -> None:
@@ -219,9 +224,11 @@ class Toolbox:
             self.last_ok = (name, self.turn)
             if name == "spell":
                 self.spelled = (args if read is None else read).get("word", "")
-            if name == "clock" and (args if read is None else read).get("what") in (
-                    "until", "when"):
-                self.counted = self.turn
+            asked = args if read is None else read
+            if name == "clock" and asked.get("what") in ("until", "when", "weekday of"):
+                self.counted, self.counted_what = self.turn, asked["what"]
+                got = parse_date(str(asked.get("date", "")), date.today())
+                self.counted_date = got[1] if got else None
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
 
     def elliptical(self, request: str) -> str:
@@ -235,11 +242,22 @@ class Toolbox:
                       r"asked|about|the one|for|to|till|until|how many|how long|days|"
                       r"are there|is it)\b\W*)+", "",
                       first, flags=re.IGNORECASE).strip(" ?.!,")  # fmt: skip
+        ask = "what day of the week is" if self.counted_what == "weekday of" else "how long until"
         if said and parse_date(said, date.today()) is not None:
-            return f"how long until {said}"
+            return f"{ask} {said}"
         named = date_named(said) if said and len(said.split()) <= 8 else ""
         if named:  # "and my birthday on june 27"
-            return f"how long until {named}"
+            return f"{ask} {named}"
+        day = re.match(r"^(?:the |on the )?(\d{1,2})(?:st|nd|rd|th)\b|^(?:the |on the )?"
+                       r"(\w+(?: \w+)?)$", re.sub(r"^.*?\b(?:on|the) (?=the |\d)", "", said))
+        n = None
+        if day and day[1]:
+            n = int(day[1])
+        elif day and (got := read_ordinal(day[2].split(), 0)) and got[1] == len(day[2].split()):
+            n = int(got[0])
+        d = self.counted_date
+        if n and d is not None and 1 <= n <= 31:  # "and the return on the 14th?": that month
+            return f"{ask} {MONTHS[d.month - 1]} {ordinal_words(n)} {d.year}"
         return request
 
     def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:

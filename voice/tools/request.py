@@ -135,8 +135,8 @@ _WAKE = re.compile(r"^\W*(?:(?:(?:hey|hi|ok|okay|hello|yo)\W+)?(?:alexa|siri|cor
 # "quiz question 1:", "round 3, question 6:", "Q4."), or what says it ("the card says", "number
 # ten on the sheet says", "the label reads").
 _SOURCE = re.compile(
-    r"^\W*(?:(?:quiz |pub quiz |the )?(?:round \w+,?\s+)?(?:question|q|number|no\.?|item|"
-    r"exercise|problem)\s*#?\w+\s*[:.,-]\s*(?=\S)|"
+    r"^\W*(?:(?:quiz |pub quiz |the )?(?:round \w+,?\s+)?(?:(?:question|number|no\.?|item|"
+    r"exercise|problem)\b\s*#?\w+|q\s*#?\d+)\s*[:.,-]\s*(?=\S)|"
     r"(?:[\w']+\s+){1,6}?(?:says|reads|said|asks|shows)\b[\s:,]*(?=[\d$£€]))", re.IGNORECASE)
 
 

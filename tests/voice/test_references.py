@@ -254,3 +254,15 @@ def test_a_day_of_the_month_after_a_date_asks_the_same_of_it(first, then, expect
     a = _talk([("", [("clock", {})]), ("", []), ("", [("clock", {})]), ("", [])],
               first, then)[-1]  # fmt: skip
     assert expect in a.text, a.text
+
+
+def test_a_reminder_in_whispers_mins():
+    from voice.tools.request import timer_args
+
+    assert timer_args("Remind me to flip the stakes in four men.") == {
+        "action": "remind", "duration": "four men", "label": "flip the stakes"}
+    box = Toolbox()
+    offered = {"timer", "calculator", "units", "clock", "spell"}
+    assert box.claims("Remind me to flip the stakes in four men.", offered) == ("timer",)
+    assert box.claims("we need chairs for four men", offered) == ()  # no timer asked
+    box.close()

@@ -36,8 +36,9 @@ def _time_unit_at(words: list[str], j: int) -> tuple[int, int] | None:
     after it; the names are the units tool's."""
     if j >= len(words):
         return None
-    if words[j] in ("m", "men's", "mens"):  # "5m": minutes here, meters to the units tool;
-        return 60, j + 1  # Whisper writes a spoken "mins" as "men's" ("four men's")
+    if words[j] in ("m", "men's", "mens", "men"):  # "5m": minutes here, meters to the units
+        return 60, j + 1  # tool; Whisper writes a spoken "mins" as "men's" or "men" ("in four
+        # men": "remind me to flip the steaks in 4 mins", in both tiny.en and base)
     if words[j] in ("a", "an", "the", "and"):
         return None
     seconds = _SECONDS.get(find_unit(words[j]) or "")

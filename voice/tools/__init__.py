@@ -10,6 +10,7 @@ clock, do arithmetic and keep timers in memory.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -44,6 +45,7 @@ from voice.tools.request import (
     repeat_asked,
     spelling_variety,
     timer_args,
+    timer_cancel_asked,
     timers_asked,
     typed_text,
 )
@@ -102,15 +104,6 @@ CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
 # A reply that only acknowledges, after a tool did something the user should hear about.
 _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will do)\W*",
                   re.IGNORECASE)  # fmt: skip
-# Cancelling a timer, said as such ("cancel the bottle timer", "stop the alarm").
-_CANCEL_TIMER = re.compile(r"\b(?:cancel|stop|delete|remove|kill|turn off|switch off|clear|"
-                           r"never ?mind|forget)\b.*\b(?:timers?|alarms?|reminders?|it)\b|"
-                           r"\b(?:timers?|alarms?) off(?: please| now)?\W*$|"
-                           r"^\W*(?:stop|cancel)(?: it)?\W*$",
-                           re.IGNORECASE)  # fmt: skip
-# A question of its own, not another word to spell ("Okay. Which planet is the smallest?")
-_ASKS_ELSE = re.compile(r"\b(?:which|who|where|when|why|what(?!\s+about)|how(?!\s+about)|"
-                        r"whats|what's)\b", re.IGNORECASE)  # fmt: skip
 _POINTING = {"it", "that", "this", "that one", "that word", "them", "those", "the answer"}
 CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
@@ -155,8 +148,7 @@ class Toolbox:
         self.turn = 0  # the conversation's turns with the tools on offer (counted by answer)
         self.last_ok: tuple[str, int] = ("", -1)  # the last tool that worked, and its turn
         self.counted = -1  # the turn the clock last counted the days to a date (or named its
-        self.counted_what = "until"  # weekday), what it was asked, and the date
-        self.counted_date: date | None = None
+        self.dated: dict = {}  # weekday), and what it was asked
         self.spelled = ""  # the last word spelled
 
     def forget(self) -> None:
@@ -226,9 +218,7 @@ class Toolbox:
                 self.spelled = (args if read is None else read).get("word", "")
             asked = args if read is None else read
             if name == "clock" and asked.get("what") in ("until", "when", "weekday of"):
-                self.counted, self.counted_what = self.turn, asked["what"]
-                got = parse_date(str(asked.get("date", "")), date.today())
-                self.counted_date = got[1] if got else None
+                self.counted, self.dated = self.turn, asked
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
 
     def elliptical(self, request: str) -> str:
@@ -242,7 +232,8 @@ class Toolbox:
                       r"asked|about|the one|for|to|till|until|how many|how long|days|"
                       r"are there|is it)\b\W*)+", "",
                       first, flags=re.IGNORECASE).strip(" ?.!,")  # fmt: skip
-        ask = "what day of the week is" if self.counted_what == "weekday of" else "how long until"
+        ask = "what day of the week is" if self.dated.get("what") == "weekday of" else \
+            "how long until"  # fmt: skip
         if said and parse_date(said, date.today()) is not None:
             return f"{ask} {said}"
         named = date_named(said) if said and len(said.split()) <= 8 else ""
@@ -255,9 +246,9 @@ class Toolbox:
             n = int(day[1])
         elif day and (got := read_ordinal(day[2].split(), 0)) and got[1] == len(day[2].split()):
             n = int(got[0])
-        d = self.counted_date
-        if n and d is not None and 1 <= n <= 31:  # "and the return on the 14th?": that month
-            return f"{ask} {MONTHS[d.month - 1]} {ordinal_words(n)} {d.year}"
+        got = parse_date(str(self.dated.get("date", "")), date.today())
+        if n and got is not None and 1 <= n <= 31:  # "and the return on the 14th?": that month
+            return f"{ask} {MONTHS[got[1].month - 1]} {ordinal_words(n)} {got[1].year}"
         return request
 
     def claims(self, request: str, offered: set[str]) -> tuple[str, ...]:
@@ -282,12 +273,10 @@ class Toolbox:
             if not got and "timer" in offered and self.timers.active() and timers_asked(request):
                 return ("timer",)  # "how long has my pie got to go", with the pie timer running
             if not got and "timer" in offered and self.timers.active() and \
-                    _CANCEL_TIMER.search(request) and timer_args(request).get("action") == \
-                    "cancel":  # fmt: skip
+                    timer_cancel_asked(request):  # fmt: skip
                 return ("timer",)  # "cancel the bottle timer", with the bottle timer running
             if not got and "spell" in offered and before[0] == "spell" and \
-                    another_asked(request) and not _ASKS_ELSE.search(request) and \
-                    not contact_asked(request):  # fmt: skip
+                    another_asked(request):  # fmt: skip
                 return ("spell",)  # "what about electron", right after a spelling
             if not got and "timer" in offered and before[0] == "timer" and one_more_asked(
                     request) and timer_args(request).get("duration"):  # fmt: skip
@@ -444,9 +433,7 @@ def answer(
     said_so_far = " ".join(m["content"] for m in messages if m.get("role") in ("user", "assistant")
                            and isinstance(m.get("content"), str))  # fmt: skip
     said_so_far += " " + (request or "")
-    def unasked_of(sentence: str) -> bool:
-        return unasked(sentence, said_so_far)
-
+    unasked_of = functools.partial(unasked, conversation=said_so_far)
     checked = bool(toolbox and request and not functions and tool_choice == "auto")
     if checked:  # (and a greeting, or live news, held until the whole reply is checked)
         hold.suspect = lambda sentence: unasked_of(sentence) or \

@@ -18,6 +18,7 @@ from voice.tools.calculator import added, go_into
 from voice.tools.clock import offset_days, parse_date
 from voice.tools.timers import parse_duration
 from voice.tools.units import convertible, find_unit, read_value, unit_at
+from words.calendar import WEEKDAYS
 from words.quantity import VAGUE, read_number, read_quantity, spoken_text
 
 _FILLERS = {"um", "uh", "hmm", "er", "erm", "hey", "okay", "ok", "so", "well", "alright",
@@ -742,7 +743,7 @@ class UnitsReader:
 
 
 # -- clock ------------------------------------------------------------------------------------
-_DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_DAY_NAMES = "|".join(d.lower() for d in WEEKDAYS)
 # "what day of the week is 18 march 2028", "which day does christmas fall on"
 _WEEKDAY_OF = re.compile(r"\b(?:what|which) (?:day|weekday)(?: of the week)?\b|\bday of the week\b"
                          r"|\bwhat day (?:is|was|will|does|did|falls?)\b")  # fmt: skip
@@ -1216,11 +1217,19 @@ _ANOTHER = re.compile(r"^\W*(?:and|now|what about|how about|then|next|ok|okay|so
                       re.IGNORECASE)  # fmt: skip
 
 
+# A question of its own, not another thing to do the same with ("Okay. Which planet is the
+# smallest?")
+_ASKS_ELSE = re.compile(r"\b(?:which|who|where|when|why|what(?!\s+about)|how(?!\s+about)|"
+                        r"whats|what's)\b", re.IGNORECASE)  # fmt: skip
+
+
 def another_asked(text: str) -> bool:
     """Whether ``text`` is a short follow-up that names another thing to do the same with
-    ("and accommodate?", "so vacuum, that one as well?")."""
+    ("and accommodate?", "so vacuum, that one as well?"), not a question of its own or a
+    message to someone ("thx" "email my teacher that im sick")."""
     return len(_words(text)) <= 12 and (bool(_ANOTHER.search(text)) or bool(re.search(
-        r"\b(?:as well|too|also|same again|that one|this one)\W*$", text, re.IGNORECASE)))
+        r"\b(?:as well|too|also|same again|that one|this one)\W*$", text, re.IGNORECASE))) \
+        and not _ASKS_ELSE.search(text) and not contact_asked(text)  # fmt: skip
 
 
 # Another of the same, said as such ("and a 6 minute one", "another for 5 minutes"): a length
@@ -1265,6 +1274,20 @@ _REPEAT = re.compile(
 def repeat_asked(text: str) -> bool:
     """Whether ``text`` only asks to hear the last answer again."""
     return bool(_REPEAT.search(text.strip()))
+
+
+# Cancelling a timer, said as such ("cancel the bottle timer", "timer off", "stop").
+_CANCEL_TIMER = re.compile(r"\b(?:cancel|stop|delete|remove|kill|turn off|switch off|clear|"
+                           r"never ?mind|forget)\b.*\b(?:timers?|alarms?|reminders?|it)\b|"
+                           r"\b(?:timers?|alarms?) off(?: please| now)?\W*$|"
+                           r"^\W*(?:stop|cancel)(?: it)?\W*$",
+                           re.IGNORECASE)  # fmt: skip
+
+
+def timer_cancel_asked(text: str) -> bool:
+    """Whether ``text`` asks to cancel a timer ("cancel the bottle timer"; not "cancel my
+    subscription")."""
+    return bool(_CANCEL_TIMER.search(text)) and timer_args(text).get("action") == "cancel"
 
 
 def timers_asked(text: str) -> bool:

@@ -55,7 +55,12 @@ mishearing ("I said 15, not 50"), typed or as Whisper writes speech; ``--request
 ``--set sources``) for the 220+ of ``bench/sources.py``, a tenth held-out set: the user reading
 from something in front of them (a recipe card, a child's maths worksheet, a restaurant bill, a
 medicine label, a map or train ticket, a quiz sheet, an invitation, a flat-pack leaflet or seed
-packet) and asking about what it says, typed or as Whisper writes speech. ``--compare REF``
+packet) and asking about what it says, typed or as Whisper writes speech; ``--requests
+borders`` (or ``--set borders``) for the 256 of ``bench/borders.py``, an eleventh held-out set:
+requests at the border of what the assistant can do, half of them refusals whose words overlap
+the tools' (an oven's degrees, the lights off in 20 minutes, apples added to a basket) and half
+real tool requests dressed as something to refuse (a timer for the washing machine, a sum in a
+shopping story, spelling a song's name), typed or as Whisper writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -406,8 +411,8 @@ def request_set(name: str) -> list[Request]:
     ``everyday`` (bench/everyday.py, 220+), ``strangers`` (bench/strangers.py, 220+),
     ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
     ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+),
-    ``conversations`` (bench/conversations.py, 220+), ``habits`` (bench/habits.py, 220+) or
-    ``sources`` (bench/sources.py, 220+)."""
+    ``conversations`` (bench/conversations.py, 220+), ``habits`` (bench/habits.py, 220+),
+    ``sources`` (bench/sources.py, 220+) or ``borders`` (bench/borders.py, 256)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -450,10 +455,14 @@ def request_set(name: str) -> list[Request]:
         from bench.sources import sources
 
         return sources()
+    if name == "borders":
+        from bench.borders import borders
+
+        return borders()
     raise SystemExit(
         f"unknown request set {name!r} "
         "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations, "
-        "conversations, habits or sources)"
+        "conversations, habits, sources or borders)"
     )
 
 
@@ -463,11 +472,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
-                 "households", "generations", "conversations", "habits", "sources"),  # fmt: skip
+                 "households", "generations", "conversations", "habits", "sources",
+                 "borders"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
         "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations|"
-        "conversations|habits|sources` says the same)",
+        "conversations|habits|sources|borders` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -493,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
     # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`,
-    # `habits`, `sources`) names the request set
+    # `habits`, `sources`, `borders`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

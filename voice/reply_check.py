@@ -46,6 +46,14 @@ _DANGLING = frozenset(
 # Punctuation no sentence has: two marks in a row (an ellipsis aside) or a mark after a space.
 _STRAY = re.compile(r"[,;:]\s*[.,;:!?]|[!?]\s*[.,;:]|(?<!\.)\.\.(?!\.)|\.\s*,|\s[,.!?;:]")
 
+# A capital letter standing alone as a word ("I" and "A" aside): a reply says it only when it
+# spells ("Necessary is spelled N, E, C, ...") or names letters.
+_LONE_LETTER = re.compile(r"(?<![\w'.-])[B-HJ-Z](?![\w'-]|\.\w)")
+_SPELLS = re.compile(r"\b(?:spell|spelled|spelt|spelling|letters?|initials?)\b", re.IGNORECASE)
+
+# An article straight before a verb, a preposition or another article.
+_NO_NOUN = re.compile(r"\b(?:[Tt]he|a|an|An)\s+(?:is|are|was|were|of|to|in|on|the|a|an|and)\b")
+
 # Said twice in a row on purpose: times ("twelve twelve PM"), numbers, "bye bye".
 _MAY_REPEAT = frozenset(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -66,6 +74,10 @@ def garbled(text: str) -> bool:
         return True
     if _STRAY.search(text):  # "I'm,. for asking", "Oslo..", "can't,.?"
         return True
+    if _NO_NOUN.search(text):  # "The is in October.": an article with no noun after it
+        return True
+    if len(_LONE_LETTER.findall(text)) >= 2 and not _SPELLS.search(text):
+        return True  # "Sorry, I can't search the internet, because I O, W.": letters for words
     words = _WORDS.findall(text.lower())
     pairs = zip(words, words[1:], strict=False)
     if any(a == b and len(a) > 1 and a not in _MAY_REPEAT for a, b in pairs):

@@ -328,7 +328,7 @@ def test_a_reply_the_model_ended_without_an_end_mark_gets_a_full_stop() -> None:
     heard: list[str] = []
     box = Toolbox()
     try:
-        a = answer(llm, [{"role": "user", "content": "ring my sister for me"}], box,
+        a = answer(llm, [{"role": "user", "content": "spell 42 for me"}], box,
                    heard.append)  # fmt: skip
         assert a.text == "Sorry, I can only spell words, like necessary or Mississippi."
         assert "".join(heard) == a.text

@@ -375,11 +375,12 @@ def test_a_bare_spell_call_needs_a_spelling_asked_for():
 def test_a_bare_clock_call_needs_a_time_a_day_or_a_date_said():
     """The clock, called with no arguments, answers only a request that says something it
     reads (a time or day word, a date): "put Radio 2 on" is not told the time, and the sorry
-    says what the clock can do."""
+    says what the assistant can do (not only the clock: the request was never the clock's)."""
     box = Toolbox()
     try:
         run = box.run("clock", {}, "c", "put Radio 2 on")
-        assert not run.ok and run.result.startswith("sorry, I can tell the time")
+        assert not run.ok and run.result.startswith("sorry, I can't do that; I can tell")
+        assert not box.run("clock", {}, "c", "How far can a horse run in one day?").ok  # a length
         for said in ("quick, what's the time", "what's today", "how long till march 3rd",
                      "is it friday yet"):  # fmt: skip
             assert box.run("clock", {}, "c", said).ok, said

@@ -27,9 +27,10 @@ from voice.reply_check import (
     with_full_stop,
 )
 from voice.tools.calculator import Calculator
-from voice.tools.clock import Clock, parse_date
+from voice.tools.clock import ELSEWHERE, Clock, parse_date
 from voice.tools.facts import NOT_ASKED, Facts, unasked
 from voice.tools.request import (
+    OTHER_ACT,
     OTHER_TOOLS,
     SPELL_ASKED,
     UnitsReader,
@@ -45,9 +46,11 @@ from voice.tools.request import (
     repeat_asked,
     spelling_variety,
     timer_args,
+    timer_asked,
     timer_cancel_asked,
     timers_asked,
     typed_text,
+    units_asked,
 )
 from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
@@ -99,6 +102,8 @@ TOOL_SPECS: list[dict] = [
         }, "required": ["word"]}}},
 ]  # fmt: skip
 TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
+# A tool's answer to a request that says nothing it acts on (see Toolbox._asked).
+_NOT_ITS = "sorry, I can't do that; " + NOT_ASKED[NOT_ASKED.index("I can "):].rstrip(".")
 # A timer word with a length says more than the two units in "2 minutes 30 seconds".
 CLAIM_ORDER = ("timer", "spell", "calculator", "units", "clock")
 # A reply that only acknowledges, after a tool did something the user should hear about.
@@ -106,6 +111,13 @@ _ACK = re.compile(r"\W*(?:okay|ok|sure|done|alright|all right|right|got it|will 
                   re.IGNORECASE)  # fmt: skip
 _POINTING = {"it", "that", "this", "that one", "that word", "them", "those", "the answer"}
 CANT_CONTACT = "sorry, I can't call or message anyone; I can set timers and reminders"
+# A sum asked in so many words, in a request that acts on something else ("turn it up by 5 and
+# tell me what 5 times 7 is").
+_COMPUTE = re.compile(r"\b(?:plus|minus|times|divided|multipl\w*|add|subtract|sum|total|of|"
+                      r"squared|cubed|root|calculate|work out|how much|how many|what's|what is)\b",
+                      re.IGNORECASE)  # fmt: skip
+# Tool answers that are final: no other reading or words of the model can answer better.
+_FINAL = frozenset({_NOT_ITS, CANT_CONTACT, ELSEWHERE})
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
 
@@ -178,11 +190,7 @@ class Toolbox:
         try:
             if not args and request:
                 read = read_arguments(name, request, self.units, self.calculator)
-                spelling = self.last_ok[0] == "spell" and self.last_ok[1] >= self.turn - 1
-                if name == "spell" and not SPELL_ASKED.search(request) and not spelling:
-                    read = {"word": ""}  # "ring my sister": nothing asks for a spelling
-                if name == "clock" and not clock_asked(request):
-                    read = {"what": ""}  # "put Radio 2 on": nothing asks the time
+                unasked_tool = not self._asked(name, request)
             if name == "spell":  # "can you spell that?" right after a fact: its answer;
                 got = read if read is not None else args  # "spell it again": the same word
                 word = str(got.get("word", "")).lower().strip(" ?.!")
@@ -195,6 +203,11 @@ class Toolbox:
                 args = {**args, "variety": variety}  # "neighbor the British way"
             if read is not None and name == "timer" and contact_asked(request):
                 result, ok = CANT_CONTACT, False  # "text Sam I'm ten minutes behind"
+            elif read is not None and unasked_tool:
+                # a bare call to a tool the request says nothing to is the model's wrong
+                # route: what the assistant can do, not that tool's own complaint ("put Radio
+                # 2 on" → the clock, "what is the boiling point of water" → the timers)
+                result, ok = _NOT_ITS, False
             elif read is not None and name == "units" and read.get("from") and \
                     find_unit(read["from"]) == find_unit(read.get("to", "")):  # fmt: skip
                 # "1,200 a month, how much in seven months": no conversion asked (another
@@ -206,7 +219,8 @@ class Toolbox:
                 for other in OTHER_TOOLS:
                     if other == name or self.last_ok == (other, self.turn):
                         continue  # a tool that already worked this turn (a timer set) runs once
-                    alt = claimed(other, request, self.units, self.calculator)
+                    alt = claimed(other, request, self.units, self.calculator) \
+                        if self._asked(other, request) else None  # fmt: skip
                     if alt is not None and (got := self._dispatch(other, alt))[1]:
                         (result, ok), name, read = got, other, alt
                         break
@@ -220,6 +234,23 @@ class Toolbox:
             if name == "clock" and asked.get("what") in ("until", "when", "weekday of"):
                 self.counted, self.dated = self.turn, asked
         return ToolRun(call_id, name, args, result, ok, 1000 * (time.perf_counter() - t0), read)
+
+    def _asked(self, name: str, request: str) -> bool:
+        """Whether ``request`` says anything tool ``name`` acts on (its words, a length, an
+        amount); a follow-up of the tool of the turn before, or a running timer, counts."""
+        if name == "spell":  # "ring my sister": nothing asks for a spelling
+            spelling = self.last_ok[0] == "spell" and self.last_ok[1] >= self.turn - 1
+            return spelling or bool(SPELL_ASKED.search(request))
+        if name == "clock":  # "put Radio 2 on": nothing asks the time
+            return clock_asked(request)
+        if name == "timer":  # (with a timer running, also a question about it, or a cancel)
+            return timer_asked(request) or self.timers.active() and (
+                timers_asked(request) or timer_cancel_asked(request))
+        if name == "calculator":  # "dim the bedroom lights to 80%": no sum asked
+            return not OTHER_ACT.search(request) or bool(_COMPUTE.search(request))
+        if name == "units":
+            return self.last_ok[0] == "units" or units_asked(request)
+        return True
 
     def elliptical(self, request: str) -> str:
         """A follow-up that names only a date right after the clock counted the days to one
@@ -265,8 +296,8 @@ class Toolbox:
         if before[0] != "calculator":
             self.calculator.last = None
         try:
-            got = tuple(name for name in CLAIM_ORDER if name in offered
-                        and claimed(name, request, self.units, self.calculator))  # fmt: skip
+            got = tuple(name for name in CLAIM_ORDER if name in offered and self._asked(
+                name, request) and claimed(name, request, self.units, self.calculator))  # fmt: skip
             if "clock" in got and "units" in got and dated_asked(request):
                 got = ("clock", *(x for x in got if x not in ("clock", "units")))  # "what day
                 # of the week is 18 march 2028" is no conversion of days to weeks
@@ -433,7 +464,7 @@ def answer(
     said_so_far = " ".join(m["content"] for m in messages if m.get("role") in ("user", "assistant")
                            and isinstance(m.get("content"), str))  # fmt: skip
     said_so_far += " " + (request or "")
-    unasked_of = functools.partial(unasked, conversation=said_so_far)
+    unasked_of = functools.partial(unasked, conversation=said_so_far, request=request or "")
     checked = bool(toolbox and request and not functions and tool_choice == "auto")
     if checked:  # (and a greeting, or live news, held until the whole reply is checked)
         hold.suspect = lambda sentence: unasked_of(sentence) or \
@@ -509,7 +540,7 @@ def answer(
             if "tool_call" in text or "{" in text:  # stray call markup is never said
                 text = ""
             text = _sayable(text, stats, r.finish_reason)
-            if checked and text and not runs:
+            if checked and text and not any(x.ok for x in runs):  # (no tool answered)
                 text = _honest(text, request, stats)
             if checked and text:
                 text = _asked_part(text, unasked_of, stats)
@@ -539,6 +570,19 @@ def answer(
                 on_tool(run)
         extra += [call_msg, *results]
         tool_s += time.perf_counter() - t0
+        ran_now = runs[len(runs) - len(results):] if results else []
+        if ran_now and not client and all(x.result in _FINAL for x in ran_now) and \
+                not any(x.ok for x in runs):  # fmt: skip
+            # every call went to a tool the request says nothing to, or asks what no tool does
+            # (a call, the time in another city), and the careful decoding found no better:
+            # the sorry that says what the assistant can do, not the model's words on it
+            said = next((x.result for x in ran_now if x.result != _NOT_ITS), NOT_ASKED)
+            text = LIVE if _LIVE.search(request or "") else _sentence(said)
+            hold.begin()
+            hold.release(text)
+            stats["honest"] = "no tool asked"
+            _tool_stats(stats, runs, tool_s)
+            return Answer(text, "stop", stats, runs, extra, 1000 * tool_s)
         if client:  # the client runs these: the turn ends here, waiting for their output
             _tool_stats(stats, runs, tool_s)
             stats["function_calls"] = len(client)
@@ -581,6 +625,21 @@ _LIVE = re.compile(r"\b(?:weather|forecast|raining|going to rain|will it rain|sn
 _REFUSES = re.compile(r"^\W*(?:sorry,? )?i (?:can't|cannot|can not|don't|do not|am not|'m not|"
                       r"am unable|'m unable)\b", re.IGNORECASE)  # fmt: skip
 _GREETS = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
+# A goodbye, and a request that says one; a month's place in the year, and a request that names
+# a month or asks of months.
+_FAREWELL = re.compile(r"^\W*(?:good ?bye|bye|good night|night night|talk to you (?:soon|later)|"
+                       r"see you)\b", re.IGNORECASE)  # fmt: skip
+_FAREWELL_ASKED = re.compile(r"\b(?:good ?bye|bye|good ?night|night|see (?:you|ya)|that's all|"
+                             r"i'?m done|later|cheerio|ciao|ta-?ta|sleep|bed)\b",
+                             re.IGNORECASE)  # fmt: skip
+_MONTH_FACT = re.compile(r"\b(?:" + "|".join(MONTHS) + r") is the \w+ month\b")
+_MONTHS_NAMED = re.compile(r"\b(?:months?|" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|"
+                           r"sept?|oct|nov|dec)\b", re.IGNORECASE)  # fmt: skip
+# What the assistant can do, said as the answer to "what can you do?"; and such questions.
+_CAN_DO = re.compile(r"^\W*I can (?:answer|help with|help you with|tell you|do)\b", re.IGNORECASE)
+_ASKS_CAN_DO = re.compile(r"\b(?:what (?:else )?(?:can|could|do|are) (?:you|u)|help|able|capable|"
+                          r"abilit(?:y|ies)|skills?|good at|who are (?:you|u)|what are (?:you|u) "
+                          r"for|what do you know)\b", re.IGNORECASE)  # fmt: skip
 LIVE = ("Sorry, I can't check live information like the weather, the news or scores, because I "
         "work offline.")
 
@@ -593,6 +652,15 @@ def _honest(text: str, request: str, stats: dict) -> str:
     if _LIVE.search(request) and not _REFUSES.match(text):
         stats["honest"] = "live"
         return LIVE
+    if _FAREWELL.match(text) and not _FAREWELL_ASKED.search(request):
+        stats["honest"] = "farewell"  # "when's my next meeting" → "Goodbye! Talk to you soon."
+        return NOT_ASKED
+    if _MONTH_FACT.search(text) and not _MONTHS_NAMED.search(request):
+        stats["honest"] = "month"  # "pick a random number" → "November is the ninth month ..."
+        return NOT_ASKED
+    if _CAN_DO.match(text) and not _ASKS_CAN_DO.search(request):
+        stats["honest"] = "can do"  # "ring Jim now" → "I can answer simple questions about
+        return NOT_ASKED  # countries, ...": no answer, and no sorry either
     if _GREETS.match(text) and not _GREETS.match(request) and len(request.split()) >= 3 and \
             not re.search(r"\bhow are you\b", request, re.IGNORECASE):  # fmt: skip
         stats["honest"] = "greeting"

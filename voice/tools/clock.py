@@ -152,6 +152,10 @@ _OFFSET = re.compile(r"^(?:in |after )?(.+?) (days?|weeks?|fortnights?)"
                      r"before today|earlier))?$")  # fmt: skip
 
 
+ELSEWHERE = ("sorry, I only know the time here, not in other places; I can tell the time, the "
+             "date, the day and the days until a date")
+
+
 def offset_days(text: object) -> int | None:
     """Days from today that ``text`` names: "tomorrow" 1, "yesterday" -1, "the day after
     tomorrow" 2, "in 54 days" and "54 days from now" 54, "three weeks from today" 21, "a
@@ -247,6 +251,8 @@ class Clock:
             return f"today is {date_words(now.date())}", True
         if what in ("day", "weekday", "day of the week"):
             return f"today is {WEEKDAYS[now.weekday()]}", True
+        if what == "elsewhere":  # "what time is it in Bangkok": no clock of other places
+            return ELSEWHERE, False
         if what in ("zone", "timezone", "time zone"):
             return f"the time zone here is {zone_name(now)}", True
         if what == "when" and date_text and (got := parse_date(date_text, now.date())):

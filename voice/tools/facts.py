@@ -378,6 +378,12 @@ _ASKS_FACTS = re.compile(
     r"\b(?:countr(?:y|ies)|nations?|capitals?|cit(?:y|ies)|currenc(?:y|ies)|money|languages?|"
     r"speak|spoken|continents?|world|geography|planets?|sun|moons?|space|solar|orbits?|stars?|"
     r"facts?|trivia|quiz|interesting|random|surprise|know)\b")
+# A question answered yes or no: "is the moon a planet", "does mars have rings", "can you see
+# venus tonight".
+# ("is there a planet bigger than earth" and "do you know the capital of peru" ask for one)
+_YES_NO = re.compile(r"^(?:(?:um|uh|so|okay|ok|hey|well|and|but) )*(?:is|are|was|were|does|do|"
+                     r"did|can|could|has|have|had|will|would)\b(?! there\b| (?:you|u) (?:know|"
+                     r"tell|name|list|say|give|remember|think)\b)")
 NOT_ASKED = ("Sorry, I can't help with that. I can tell the time, set timers, do sums, convert "
              "units, spell words and answer questions about countries and planets.")
 
@@ -391,14 +397,21 @@ def named(text: str) -> set[str]:
     return out | {p.title() for p in _PLANET_RE.findall(plain)}
 
 
-def unasked(sentence: str, conversation: str) -> bool:
+def unasked(sentence: str, conversation: str, request: str = "") -> bool:
     """Whether ``sentence`` states a fact about a country or planet that nothing in the
     ``conversation`` (the user's words and the replies so far) named or asked about: "The
     eighth planet from the Sun is Neptune." to "order 2 masala dosa", "The currency of Thailand
-    is the zloty." to a misheard sum. The model's wrong route, never the answer."""
+    is the zloty." to a misheard sum. The model's wrong route, never the answer. A yes-or-no
+    ``request`` (the turn's own words: "is the moon a planet?") asks about what it names, so
+    facts words in it ("planet") allow no other planet or country ("The sixth planet from the
+    Sun is Saturn.")."""
     things = named(sentence)
+    if not things:
+        return False
+    if _YES_NO.match(_plain(request)):
+        return not things & named(conversation)
     plain = _plain(conversation)
-    if not things or _ASKS_FACTS.search(plain) or any(p.search(plain) for _, p in _COUNTRY_ASK):
+    if _ASKS_FACTS.search(plain) or any(p.search(plain) for _, p in _COUNTRY_ASK):
         return False  # ("who pays in the Australian dollar" asks of a currency)
     return not things & named(conversation)
 

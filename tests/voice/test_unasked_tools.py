@@ -1,0 +1,147 @@
+"""Requests at the border of what the assistant can do: a tool the model calls on a request
+that says nothing that tool acts on does not answer it (no list of timers for "what is the
+boiling point of water", no date for "how far can a horse run in one day"); the reply says what
+the assistant can do instead. Holds and dismissals ("hold on a second", "never mind that") are
+acknowledged, a yes-or-no question is not answered with another planet's fact, and a reply of
+letters standing for words is garbled."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.voice.test_tools import ScriptedLLM
+from voice.reply_check import garbled
+from voice.tools import Toolbox, answer
+from voice.tools.facts import NOT_ASKED, unasked
+from voice.tools.request import acknowledged, clock_asked, timer_asked
+
+SORRY = "sorry, I can't do that; " + NOT_ASKED[NOT_ASKED.index("I can "):].rstrip(".")
+
+
+def _run(name: str, said: str, box: Toolbox | None = None):
+    box = box or Toolbox()
+    try:
+        return box.run(name, {}, "c", said)
+    finally:
+        box.close()
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["What is the boiling point of water?", "How many seconds are in a day?",
+     "How far can a horse run in one day?", "what day is it in 3 days",
+     "Set the thermostat to 68 degrees."],
+)  # fmt: skip
+def test_no_timer_is_asked(said):
+    assert not timer_asked(said)
+    run = _run("timer", said)
+    assert not run.result.startswith(("timer set", "you have", "okay, timer")), run.result
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["ten minutes for the eggs", "set the oven for 20 mins", "remind me in an hour to call mum",
+     "put a timer on", "start the stopwatch", "wake me in 20 minutes", "5 min please"],
+)  # fmt: skip
+def test_a_timer_is_asked(said):
+    assert timer_asked(said)
+
+
+def test_a_bare_timer_call_on_no_timer_request_says_what_the_assistant_can_do():
+    run = _run("timer", "What is the boiling point of water?")
+    assert not run.ok and run.result == SORRY
+    assert _run("timer", "ten minutes for the eggs").ok
+
+
+def test_questions_about_a_running_timer_stay_the_timers():
+    box = Toolbox()
+    try:
+        assert box.run("timer", {}, "c", "pasta timer for 9 minutes").ok
+        box.turn += 1
+        run = box.run("timer", {}, "c", "how much longer")
+        assert run.ok and "pasta" in run.result, run.result
+    finally:
+        box.close()
+
+
+def test_a_length_is_no_time_asked():
+    assert not clock_asked("How far can a horse run in one day?")
+    assert not _run("clock", "How far can a horse run in one day?").ok
+    for said in ("what day is it in 3 days", "what time is it", "how many days until christmas",
+                 "in 54 days what date will it be"):  # fmt: skip
+        assert clock_asked(said) and _run("clock", said).ok, said
+    run = _run("clock", "How many seconds are in a day?")  # the units tool reads it
+    assert run.ok and "eighty six thousand four hundred seconds" in run.result, run.result
+
+
+def test_nothing_to_convert_is_no_conversion():
+    run = _run("units", "Never mind that.")
+    assert not run.ok and run.result == SORRY
+
+
+@pytest.mark.parametrize(
+    "said", ["Never mind that.", "Hold on a second.", "Wait a minute.", "hang on", "forget it",
+             "one moment please", "just a sec"],
+)  # fmt: skip
+def test_holds_and_dismissals_are_acknowledged(said):
+    assert acknowledged(said)
+
+
+@pytest.mark.parametrize(
+    "said", ["never mind the timer", "wait for the pasta, 9 minutes", "hold on, what's 7 times 6"]
+)
+def test_a_request_after_a_hold_is_not_only_acknowledged(said):
+    assert not acknowledged(said)
+
+
+def test_a_yes_no_question_gets_no_other_planets_fact():
+    said = "Is the moon a planet?"
+    assert unasked("The sixth planet from the Sun is Saturn.", said, said)
+    assert not unasked("Jupiter is the largest planet.", "is jupiter the biggest planet",
+                       "is jupiter the biggest planet")  # fmt: skip
+    for asks in ("is there a planet bigger than earth", "do you know the biggest planet"):
+        assert not unasked("The largest planet is Jupiter.", asks, asks), asks
+
+
+def test_letters_for_words_are_garbled():
+    assert garbled("Sorry, I can't search the internet, because I O, W.")
+    assert not garbled("Necessary is spelled N, E, C, E, S, S, A, R, Y.")
+    assert not garbled("The U.S. dollar is the currency of the United States.")
+    assert not garbled("It's nine oh four PM.")
+
+
+def _ask(replies, said):
+    box = Toolbox()
+    heard: list[str] = []
+    try:
+        return answer(ScriptedLLM(replies), [{"role": "user", "content": said}], box,
+                      heard.append), heard  # fmt: skip
+    finally:
+        box.close()
+
+
+def test_what_it_can_do_is_no_answer_to_a_request():
+    can = "I can answer simple questions about countries, planets, arithmetic and units."
+    a, heard = _ask([(can, [])], "ring Jim now")
+    assert a.text == NOT_ASKED and heard == [NOT_ASKED]
+    a, _ = _ask([(can, [])], "what can you do?")
+    assert a.text == can
+    # the model calls the timer for a request that asks none: no timer list, an honest sorry
+    a, _ = _ask([("", [("timer", {})]), ("You have no timers.", [])],
+                "What is the boiling point of water?")  # fmt: skip
+    assert a.text == NOT_ASKED, a.text
+
+
+def test_an_article_with_no_noun_is_garbled():
+    assert garbled("The is in October. R.")
+    assert not garbled("Banana is spelled B, A, N, A, N, A.")
+    assert not garbled("What is the A in DNA?")
+
+
+def test_a_goodbye_or_a_months_place_answers_no_request():
+    a, _ = _ask([("Goodbye! Talk to you soon.", [])], "when's my next meeting")
+    assert a.text == NOT_ASKED
+    a, _ = _ask([("Goodbye! Talk to you soon.", [])], "that's all, bye")
+    assert a.text.startswith("Goodbye")
+    a, _ = _ask([("November is the ninth month of the year.", [])], "pick a random number")
+    assert a.text == NOT_ASKED

@@ -9,6 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from tests.voice.test_references import _talk
 from voice.tools import Toolbox
 from voice.tools.calculator import Calculator
 from voice.tools.request import calculator_args, story_sum
@@ -142,3 +143,29 @@ def test_a_questions_number_is_not_the_request_but_a_word_that_starts_alike_is(s
     from voice.tools.request import typed_text
 
     assert typed_text(said) == meant
+
+
+@pytest.mark.parametrize(
+    "said,expression",
+    [("I've got 12 apples, 15 pears and nine oranges in the basket, how many is that?",
+      "12 plus 15 plus 9"),
+     ("we bought 3 pizzas, 4 salads and 2 cakes, how many dishes altogether", "3 plus 4 plus 2"),
+     ("my rent of 600 a month is going up by 7%, what's the new rent", "600 plus 7%"),
+     ("the price dropped by 20% from 50, what is it now", "50 minus 20%"),
+     ("We drove 535 kilometres in five hours, how many kilometres per hour is that on average?",
+      "535 divided by 5"),
+     ("The castle was built in 1241 and knocked down in 1558, how many years did it stand?",
+      "1558 minus 1241"),
+     ("each episode is 37 minutes and there are 12 episodes, how many minutes is the series",
+      "37 times 12"),
+     ("each dose is 15 ml and the bottle has 300 ml, how many doses", "300 divided by 15")],
+)  # fmt: skip
+def test_more_stories(said, expression):
+    assert story_sum(said) == expression
+
+
+def test_a_total_split_after_it():
+    a = _talk([("", [("calculator", {})]), ("", []), ("", [("calculator", {})]), ("", [])],
+              "The shopping came to 50 and the petrol was 22, what's that altogether?",
+              "Split that between four of us.")[-1]  # fmt: skip
+    assert "eighteen" in a.text, a.text

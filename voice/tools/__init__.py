@@ -546,6 +546,8 @@ def answer(
                 text = _asked_part(text, unasked_of, stats)
             if runs and runs[-1].ok and _ACK.fullmatch(text):
                 text = ""  # "Okay." says nothing of the reminder set: the tool's sentence does
+            if any(x.ok for x in runs) and _REFUSES.match(text):
+                text = ""  # a sorry after a tool answered (a later call failed): the answer
             if not text:
                 # No words: say the last tool's own sentence, or admit it.
                 worked = [x for x in runs if x.ok] or runs  # a later failed call is not said

@@ -339,11 +339,26 @@ def calculator_args(text: str, calc=None) -> dict:
 
 # -- a sum said as a story ("£20 for £13.47, what's the change") --------------------------------
 _PCT_WORD = re.compile(r"^([\d.,]+)%$")
-_DISCOUNT = re.compile(r"\b(?:off|discount(?:ed)?|sale|reduced|markdown|cheaper)\b")
+_DISCOUNT = re.compile(r"\b(?:off|discount(?:ed)?|sale|reduced|markdown|cheaper|(?:go(?:es|ing)?|"
+                       r"went|come?s?|coming|gone) down|down by|drops?|dropping|dropped|falls?|"
+                       r"falling|fell|decreas(?:e|es|ed|ing)|cut)\b")  # fmt: skip
 _ON_TOP = re.compile(r"\b(?:tip|tax|vat|gst|hst|pst|service(?: charge)?|surcharge|markup|"
-                     r"interest|commission|on top|plus|added|extra|rise|raise|increase)\b")
+                     r"interest|commission|on top|plus|added|extra|rise|raise|increase|up by|"
+                     r"(?:go(?:es|ing)?|went|gone) up|grows?|growing|grew)\b")
 _TOTAL = re.compile(r"\b(?:total|altogether|all together|in all|overall|combined|come to|comes "
-                    r"to|coming to|in total|all up|with)\b")
+                    r"to|coming to|in total|all up|with|new|after|then be|it be|will be)\b")
+# A rate asked of a total: "535 km in five hours, how many kilometres per hour is that"
+_RATE_ASKED = re.compile(r"\bhow (?:many|much|fast|far) (?:\w+ ){0,3}(?:per|an|a|each) "
+                         r"(?:hour|minute|second|day|week|month|year|person|head|litre|liter|"
+                         r"gallon|mile|km|kilometre|kilometer)\b|\bper \w+ (?:is that|on average|"
+                         r"does that make|would that be|average)\b")  # fmt: skip
+# The years between two years: "built in 1241 and knocked down in 1558, how many years"
+_YEARS_ASKED = re.compile(r"\b(?:how many years|how long|how old|years (?:did|was|were|had|"
+                          r"between|apart|passed|after|later)|how much time)\b")  # fmt: skip
+# A count of everything listed: "12 apples, 15 pears and nine oranges, how many is that?"
+_ALL_ASKED = re.compile(r"\bhow (?:many|much) (?:\w+ ){0,3}(?:is that|are there|is it|in total|"
+                        r"altogether|all together|do (?:i|we) have|have (?:i|we) got|does that "
+                        r"make|in all)\b|\b(?:total|altogether|add (?:them|it|those|these) up)\b")
 _LESS = re.compile(
     r"\b(?:change|left|leftover|remaining|remain|remains|still owe|owe|owes|owing|paid back|"
     r"missing|still need|still to|haven't|have not|not yet|"
@@ -418,6 +433,11 @@ def story_sum(text: str) -> str | None:
     ws = _words(text)
     low = " ".join(ws).lower()
     nums = _story_numbers([w.lower() for w in ws])
+    if len(nums) > 2 and not any(p for _, p, _ in nums) and _ALL_ASKED.search(low) and not (
+            _LESS.search(low) or _SHARED.search(low) or _RATE.search(low)
+            or _NOT_A_STORY.search(low)):  # fmt: skip
+        low_ws = [w.lower() for w in ws]
+        return " plus ".join(_figure(read_number(low_ws, i)[0]) for _, _, i in nums)
     if len(nums) != 2 or _NOT_A_STORY.search(low):
         return None
     (a, pa, ia), (b, pb, ib) = nums
@@ -445,6 +465,13 @@ def story_sum(text: str) -> str | None:
 
     if _ASKED.search(low) and re.search(rf"\b{re.escape(wa)} \w+s of {re.escape(wb)}\b", low):
         return f"{a} times {b}"  # "13 tables of 8 guests, how many people"
+    if all(re.fullmatch(r"1[0-9]\d\d|20\d\d", n) for n in (a, b)) and _YEARS_ASKED.search(low):
+        return f"{big} minus {small}"  # the years between two years
+    if _RATE_ASKED.search(low):
+        return f"{big} divided by {small}"  # "535 km in five hours, how many km per hour"
+    if re.search(r"\beach (?:\w+ )?(?:is|has|takes|lasts|holds|costs|weighs|contains|needs)\b",
+                 low) and re.search(r"\bthere (?:are|were|will be|is)\b", low):  # fmt: skip
+        return f"{a} times {b}"  # "each episode is 37 minutes and there are 12 episodes"
     if re.search(r"\bper \w+\W*$|\beach (?:\w+ )?(?:is|holds|takes|has|gets)\b|"
                  r"\bhow many (?:\w+ )?(?:can|could|will|would|do|does) (?:i|we|you|it) "
                  r"(?:fill|make|get|fit)\b", low) and not _TOTAL.search(low):  # fmt: skip
@@ -535,6 +562,8 @@ def _on_last(text: str) -> str:
         return f"that plus {n}%" if _MORE_TOO.search(low) or _ON_TOP.search(low) else ""
     if re.search(rf"\btake {re.escape(n)} off\b", low) or _FEWER.search(low):
         return f"that minus {n}"
+    if _SHARED.search(low) and re.search(r"\b(?:that|it|this|the total|the bill)\b", low):
+        return f"that divided by {n}"  # "split that between four of us"
     if _MORE_TOO.search(low):
         return f"that plus {n}"
     return ""
@@ -1233,7 +1262,8 @@ _CONTACT = re.compile(r"\b(?:text|message|e-?mail|whatsapp|call|ring|phone|dial|
                       re.IGNORECASE)  # fmt: skip
 
 
-_STOPWATCH = re.compile(r"\b(?:wake me|stopwatch|count(?:ing)? down|ring me|beep|buzz)\b",
+_STOPWATCH = re.compile(r"\b(?:wake me|stopwatch|count(?:ing)? down|ring me|beep|buzz|give me a "
+                        r"(?:holler|yell|heads[- ]up|bell|ring|call))\b",
                         re.IGNORECASE)  # fmt: skip
 # A question about a length of time, not a timer: "how many seconds are in a day", "what's 90
 # minutes in hours", "is a fortnight two weeks".
@@ -1241,7 +1271,8 @@ _LENGTH_ASKED = re.compile(r"\b(?:how many|how much|how long is|what is|what's|w
                            r"is there|are there|convert|converted|conversion|equal|equals|"
                            r"in (?:seconds|minutes|hours|days|weeks|months|years))\b"
                            r"|^\W*(?:is|are|does|do|did|was|were|will|would|has|have|should|how|"
-                           r"what|which|when|where|why|who)\b", re.IGNORECASE)  # fmt: skip
+                           r"what|which|when|where|why|who)\b(?! i (?:need|want|would like|'d "
+                           r"like)\b)", re.IGNORECASE)  # ("what I need is a 5 minute timer")
 # A request to act on something else, which may name a length or an amount: "skip forward 60
 # seconds", "dim the bedroom lights to 80%", "turn the oven off in 20 minutes", "text Sam I'll be
 # 10 minutes". Not a timer, nor a sum, unless one is asked in so many words.

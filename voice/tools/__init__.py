@@ -244,8 +244,8 @@ class Toolbox:
         if name == "clock":  # "put Radio 2 on": nothing asks the time
             return clock_asked(request)
         if name == "timer":  # (with a timer running, also a question about it, or a cancel)
-            return timer_asked(request) or self.timers.active() and (
-                timers_asked(request) or timer_cancel_asked(request))
+            return timer_asked(request) or bool(self.timers.active()) and (
+                timers_asked(request) or timer_args(request).get("action") in ("cancel", "left"))
         if name == "calculator":  # "dim the bedroom lights to 80%": no sum asked
             return not OTHER_ACT.search(request) or bool(_COMPUTE.search(request))
         if name == "units":

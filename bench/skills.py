@@ -60,7 +60,13 @@ borders`` (or ``--set borders``) for the 256 of ``bench/borders.py``, an elevent
 requests at the border of what the assistant can do, half of them refusals whose words overlap
 the tools' (an oven's degrees, the lights off in 20 minutes, apples added to a basket) and half
 real tool requests dressed as something to refuse (a timer for the washing machine, a sum in a
-shopping story, spelling a song's name), typed or as Whisper writes speech. ``--compare REF``
+shopping story, spelling a song's name), typed or as Whisper writes speech; ``--requests logs``
+(or ``--set logs``) for the 256 of ``bench/logs.py``, a twelfth held-out set: a smart speaker's
+day as its request logs would show it, in eight homes (a parent on the school run, a teenager,
+a grandparent, a night-shift worker, a student, a cook, someone working from home, a child),
+each request in the speaker's own voice and in the day's order, half of them the device,
+media, weather and alarm requests that fill real logs and must be refused, typed or as Whisper
+writes speech. ``--compare REF``
 runs each mode at commit REF too (a temporary git worktree, this venv), so before and after
 come from the same run on the same machine; on the spoken path both hear the same recordings
 (Piper's delivery varies from one synthesis to the next, and so do Whisper's mishearings: runs
@@ -412,7 +418,8 @@ def request_set(name: str) -> list[Request]:
     ``newcomers`` (bench/newcomers.py, 220+), ``transforms`` (bench/transforms.py, 220+),
     ``households`` (bench/households.py, 220+), ``generations`` (bench/generations.py, 220+),
     ``conversations`` (bench/conversations.py, 220+), ``habits`` (bench/habits.py, 220+),
-    ``sources`` (bench/sources.py, 220+) or ``borders`` (bench/borders.py, 256)."""
+    ``sources`` (bench/sources.py, 220+), ``borders`` (bench/borders.py, 256) or ``logs``
+    (bench/logs.py, 256)."""
     if name == "base":
         return requests()
     if name == "paraphrase":
@@ -459,10 +466,14 @@ def request_set(name: str) -> list[Request]:
         from bench.borders import borders
 
         return borders()
+    if name == "logs":
+        from bench.logs import logs
+
+        return logs()
     raise SystemExit(
         f"unknown request set {name!r} "
         "(base, paraphrase, everyday, strangers, newcomers, transforms, households, generations, "
-        "conversations, habits, sources or borders)"
+        "conversations, habits, sources, borders or logs)"
     )
 
 
@@ -473,11 +484,11 @@ def main(argv: list[str] | None = None) -> int:
         "--requests",
         choices=("base", "paraphrase", "everyday", "strangers", "newcomers", "transforms",
                  "households", "generations", "conversations", "habits", "sources",
-                 "borders"),  # fmt: skip
+                 "borders", "logs"),  # fmt: skip
         default=None,
         help="request set (default base; a bare `--set "
         "base|paraphrase|everyday|strangers|newcomers|transforms|households|generations|"
-        "conversations|habits|sources|borders` says the same)",
+        "conversations|habits|sources|borders|logs` says the same)",
     )
     p.add_argument(
         "--compare",
@@ -503,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     # `--set KEY=VALUE` goes to diffvoice; a bare `--set paraphrase` (or `everyday`,
     # `strangers`, `newcomers`, `transforms`, `households`, `generations`, `conversations`,
-    # `habits`, `sources`, `borders`) names the request set
+    # `habits`, `sources`, `borders`, `logs`) names the request set
     sets = [kv for kv in args.set if "=" not in kv]
     args.extra = [x for kv in args.set if "=" in kv for x in ("--set", kv)]
     name = args.requests or (sets[-1] if sets else "base")

@@ -54,6 +54,9 @@ _SPELLS = re.compile(r"\b(?:spell|spelled|spelt|spelling|letters?|initials?)\b",
 # An article straight before a verb, a preposition or another article.
 _NO_NOUN = re.compile(r"\b(?:[Tt]he|a|an|An)\s+(?:is|are|was|were|of|to|in|on|the|a|an|and)\b")
 
+# A whole reply of one or two words does not start with these ("The day.", "Why.").
+_NO_START = frozenset("what why how when where who which a an the and or but".split())
+
 # Said twice in a row on purpose: times ("twelve twelve PM"), numbers, "bye bye".
 _MAY_REPEAT = frozenset(
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -76,6 +79,10 @@ def garbled(text: str) -> bool:
         return True
     if _NO_NOUN.search(text):  # "The is in October.": an article with no noun after it
         return True
+    bare = _WORDS.findall(text.lower())
+    if 0 < len(bare) <= 2 and bare[0] in _NO_START and \
+            not re.search(r"\d", text):  # fmt: skip
+        return True  # "The day." or "Why." for a whole reply
     if len(_LONE_LETTER.findall(text)) >= 2 and not _SPELLS.search(text):
         return True  # "Sorry, I can't search the internet, because I O, W.": letters for words
     words = _WORDS.findall(text.lower())

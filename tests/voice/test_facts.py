@@ -192,10 +192,10 @@ def test_a_fact_about_what_was_named_or_asked_is_not(reply, said):
 def test_the_loop_never_says_a_fact_nobody_asked_for():
     a, heard = _ask([("The eighth planet from the Sun is Neptune.", [])],
                     "order 2 masala dosa from swiggy")  # fmt: skip
-    assert a.text == NOT_ASKED and heard == [NOT_ASKED] and a.stats["unasked"] == 1
+    assert a.text == NOT_ASKED and heard == [NOT_ASKED]  # (an order: no fact, whatever it is)
     a, heard = _ask([("Sure. The capital of Japan is Tokyo. Anything else?", [])],
                     "can you book me a table for two")  # fmt: skip
-    assert a.text == "Sure. Anything else?" and "Tokyo" not in "".join(heard)
+    assert a.text == NOT_ASKED and "Tokyo" not in "".join(heard)  # (a booking: no pretending)
     a, _ = _ask([("The capital of Japan is Tokyo.", []),
                  ("Its currency is the yen, in Japan.", [])],
                 "capital of Japan?", "and what do they pay with")  # fmt: skip

@@ -13,7 +13,7 @@ from tests.voice.test_tools import ScriptedLLM
 from voice.reply_check import garbled
 from voice.tools import Toolbox, answer
 from voice.tools.facts import NOT_ASKED, unasked
-from voice.tools.request import acknowledged, clock_asked, timer_asked
+from voice.tools.request import acknowledged, clock_asked, timer_asked, typed_text
 
 SORRY = "sorry, I can't do that; " + NOT_ASKED[NOT_ASKED.index("I can "):].rstrip(".")
 
@@ -122,8 +122,13 @@ def _ask(replies, said):
 
 def test_what_it_can_do_is_no_answer_to_a_request():
     can = "I can answer simple questions about countries, planets, arithmetic and units."
-    a, heard = _ask([(can, [])], "ring Jim now")
+    a, heard = _ask([(can, [])], "tell me a secret")
     assert a.text == NOT_ASKED and heard == [NOT_ASKED]
+    a, heard = _ask([(can, [])], "ring Jim now")  # what it cannot do, said as such
+    assert a.text == "Sorry, I can't call or message anyone; I can set timers and reminders."
+    a, _ = _ask([("Why did the robot go on holiday? It needed a rest.", [])],
+                "Dim the hall lights.")  # fmt: skip
+    assert a.text == NOT_ASKED
     a, _ = _ask([(can, [])], "what can you do?")
     assert a.text == can
     # the model calls the timer for a request that asks none: no timer list, an honest sorry
@@ -145,3 +150,48 @@ def test_a_goodbye_or_a_months_place_answers_no_request():
     assert a.text.startswith("Goodbye")
     a, _ = _ask([("November is the ninth month of the year.", [])], "pick a random number")
     assert a.text == NOT_ASKED
+
+
+def test_more_readings():
+    from voice.tools.request import _repaired, now_asked, story_sum
+
+    assert _repaired(typed_text("set a timer for 5 hours, i'm going to sleep. actually, um, 8 "
+                                "hours")) == "set a timer for 8 hours i'm going to sleep"
+    assert _repaired("Set a timer for 10 minutes. Sorry, what's the date") == \
+        "Set a timer for 10 minutes. Sorry, what's the date"  # fmt: skip
+    assert now_asked("What day's tomorrow? Is it the weekend yet?") == "what day's tomorrow"
+    assert now_asked("honestly, what day is it today this week feels endless")
+    assert now_asked("What's the time right now? My programme is on tonight.")
+    assert story_sum("I'm making three times the recipe, it says 400 grams of flour. How much "
+                     "do I need?") == "3 times 400"  # fmt: skip
+    assert story_sum("If I bill 14 hours at 55 an hour, what's that come to?") == "14 times 55"
+
+
+def test_a_timer_cancelled_in_words_of_a_call():
+    box = Toolbox()
+    try:
+        assert box.run("timer", {}, "c", "Set a timer for 22 minutes.").ok
+        box.turn += 1
+        run = box.run("timer", {}, "c", "Oh, never mind, the call got moved. Cancel it.")
+        assert run.ok and "cancel" in run.result, run.result
+    finally:
+        box.close()
+
+
+def test_word_tasks_are_no_tools():
+    for said in ("what rhymes with timer", "Give me a five-letter word for Wordle starting with C",
+                 "what's another word for happy"):  # fmt: skip
+        for name in ("timer", "units", "spell", "clock", "calculator"):
+            assert not _run(name, said).ok, (name, said)
+    assert _run("spell", "how do you spell rhyme").ok
+
+
+def test_the_capital_there_after_a_country():
+    from voice.tools.facts import Facts
+
+    f = Facts()
+    assert f.read("what's the weather like in thailand this week", 1) is None
+    assert f.read("okay, what's the capital there, then", 2).sentence == \
+        "The capital of Thailand is Bangkok."  # fmt: skip
+    assert Facts().read("Which planet is the hottest? Not the weather here, in space.",
+                        0).answer == "Venus"  # fmt: skip

@@ -33,11 +33,13 @@ from voice.tools.request import (
     OTHER_ACT,
     OTHER_TOOLS,
     SPELL_ASKED,
+    WORD_TASK,
     UnitsReader,
     acknowledged,
     another_asked,
     claimed,
     clock_asked,
+    clock_read,
     contact_asked,
     date_named,
     dated_asked,
@@ -201,7 +203,9 @@ class Toolbox:
             if name == "spell" and read is None and request and "variety" not in args and \
                     (variety := spelling_variety(request)):  # fmt: skip
                 args = {**args, "variety": variety}  # "neighbor the British way"
-            if read is not None and name == "timer" and contact_asked(request):
+            if read is not None and name == "timer" and contact_asked(request) and not (
+                    self.timers.active() and read.get("action") == "cancel"):  # fmt: skip
+                # ("never mind, the call got moved, cancel it" cancels the timer)
                 result, ok = CANT_CONTACT, False  # "text Sam I'm ten minutes behind"
             elif read is not None and unasked_tool:
                 # a bare call to a tool the request says nothing to is the model's wrong
@@ -238,6 +242,8 @@ class Toolbox:
     def _asked(self, name: str, request: str) -> bool:
         """Whether ``request`` says anything tool ``name`` acts on (its words, a length, an
         amount); a follow-up of the tool of the turn before, or a running timer, counts."""
+        if WORD_TASK.search(request) and not re.search(r"\bspell", request, re.IGNORECASE):
+            return False  # "what rhymes with timer": no tool's (and no spelling)
         if name == "spell":  # "ring my sister": nothing asks for a spelling
             spelling = self.last_ok[0] == "spell" and self.last_ok[1] >= self.turn - 1
             return spelling or bool(SPELL_ASKED.search(request))
@@ -451,10 +457,15 @@ def answer(
     # (voice.tools.facts); the words are held until then.
     # ("after January. which month." names a month: the fact, not the clock's month now; a
     # timer, a word to spell or a conversion said with a fact's words stays the tool's)
+    # (nor a request to act on something else, "order the turkey for the day before", nor one
+    # that counts the days to a date, "how many days from today is the 4th of June")
+    dated = "clock" in claims and clock_read(request).get("what") in ("until", "when",
+                                                                      "weekday of")  # fmt: skip
     fact = toolbox.facts.read(request, toolbox.turn) \
         if toolbox and request and not aside and not {"timer", "spell", "units"} & set(claims) \
-        and not functions and tool_choice == "auto" and messages \
-        and messages[-1].get("role") == "user" else None  # fmt: skip
+        and not dated and not OTHER_ACT.search(request) and not functions \
+        and tool_choice == "auto" and messages and messages[-1].get("role") == "user" \
+        else None  # fmt: skip
     if fact is not None:
         claims = ()
     hold.hold_all = bool(claims) or fact is not None
@@ -637,6 +648,10 @@ _FAREWELL_ASKED = re.compile(r"\b(?:good ?bye|bye|good ?night|night|see (?:you|y
 _MONTH_FACT = re.compile(r"\b(?:" + "|".join(MONTHS) + r") is the \w+ month\b")
 _MONTHS_NAMED = re.compile(r"\b(?:months?|" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|"
                            r"sept?|oct|nov|dec)\b", re.IGNORECASE)  # fmt: skip
+# The assistant on itself, and a request about it.
+_ABOUT_ME = re.compile(r"^\W*(?:I was (?:trained|made|built|created)|I'?m diffvoice|I am diffvoice|"
+                       r"I run |I'm a voice assistant|I am a voice assistant)", re.IGNORECASE)
+_ASKS_ME = re.compile(r"\b(?:you|your|yourself|u|ur|diffvoice)\b", re.IGNORECASE)
 # What the assistant can do, said as the answer to "what can you do?"; and such questions.
 _CAN_DO = re.compile(r"^\W*I can (?:answer|help with|help you with|tell you|do)\b", re.IGNORECASE)
 _ASKS_CAN_DO = re.compile(r"\b(?:what (?:else )?(?:can|could|do|are) (?:you|u)|help|able|capable|"
@@ -660,6 +675,12 @@ def _honest(text: str, request: str, stats: dict) -> str:
     if _MONTH_FACT.search(text) and not _MONTHS_NAMED.search(request):
         stats["honest"] = "month"  # "pick a random number" → "November is the ninth month ..."
         return NOT_ASKED
+    if not _REFUSES.match(text) and (contact_asked(request) or OTHER_ACT.search(request)):
+        stats["honest"] = "act"  # "call Grandma on speaker" → a joke
+        return _sentence(CANT_CONTACT) if contact_asked(request) else NOT_ASKED
+    if _ABOUT_ME.match(text) and not _ASKS_ME.search(request):
+        stats["honest"] = "about me"  # "what year did the Berlin Wall come down" → "I was
+        return NOT_ASKED  # trained by the diffvoice project ..."
     if _CAN_DO.match(text) and not _ASKS_CAN_DO.search(request):
         stats["honest"] = "can do"  # "ring Jim now" → "I can answer simple questions about
         return NOT_ASKED  # countries, ...": no answer, and no sorry either

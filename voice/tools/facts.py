@@ -435,8 +435,16 @@ class Facts:
             at = self.log.pop()[0]  # an answer to this utterance up to a pause
         before = self.log[-1] if self.log and self.log[-1][0] == at - 1 else None
         fact = read_fact(request)
+        if fact is None:  # "Which planet is the hottest? Not the weather here, in space."
+            found = [f for part in re.split(r"(?<=[?.!])\s+", request.strip())
+                     if (f := read_fact(part)) is not None]  # fmt: skip
+            fact = found[0] if len(found) == 1 else None
         if fact is None and before is not None and before[2] is not None:
             fact = follow_fact(request, before[2])
+        if fact is None and before is not None and re.search(r"\bthere\b", said) and \
+                len(places := named(before[1]) - {p.name for p in PLANETS}) == 1:
+            # "what's the weather like in thailand" ... "okay, what's the capital there"
+            fact = read_fact(re.sub(r"\bthere\b", f"of {places.pop()}", request, count=1))
         self.log = [*self.log[-7:], (turn, said, fact)]
         return fact
 

@@ -38,8 +38,12 @@ _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "sev
 
 
 # A correction set off by commas: "ten, no, twelve minutes", "3 kilos, sorry, 4 kilos".
-_REPAIR = re.compile(r",\s*(?:no wait|no hang on|no sorry|sorry,? i meant|sorry|no|i meant|i mean|"
-                     r"actually|wait|hang on|or rather|scratch that|make that|make it)\s*[,.]?\s+"
+_REPAIR = re.compile(r"(?:,\s*(?:no wait|no hang on|no sorry|sorry,? i meant|sorry|no|i meant|"
+                     r"i mean|actually|wait|hang on|or rather|scratch that|make that|make it)|"
+                     # after a full stop only what can be nothing but a correction: "set a timer
+                     # for 5 hours, i'm going to sleep. actually, um, 8 hours"
+                     r"\.\s*(?:(?:um|uh|er),?\s+)?(?:actually|no wait|i meant|i mean|or rather|"
+                     r"scratch that|make that|make it))\s*[,.]?\s+(?:(?:um|uh|er),?\s+)?"
                      r"(?:make (?:it|that)\s+|i meant\s+|i mean\s+)?",
                      re.IGNORECASE)  # fmt: skip
 
@@ -369,7 +373,7 @@ _SHARED = re.compile(
     r"\b(?:split|splitting|share|shared|sharing|divide|divided|dividing|between|among|amongst|"
     r"ways|each of|per (?:person|head|kid|child)|equally|evenly|"
     r"how (?:much|many) (?:\w+ ){0,4}each|each (?:pay|get|owe|gets|pays|owes|person|one|have))\b")
-_RATE = re.compile(r"\b(?:per|each|apiece|every|a (?:day|week|month|year|kilo|kg|pound|lb|hour|"
+_RATE = re.compile(r"\b(?:per|each|apiece|every|an? (?:day|week|month|year|kilo|kg|pound|lb|hour|"
                    r"night|head|person|piece|box|pack|bag|bottle|litre|liter|metre|meter|ticket|"
                    r"item)|(?:packs?|packets?|boxes|box|bags?|sets?|rows?|crates?|cartons?|"
                    r"trays?|bundles?|cases?|tins?|cans?|bottles?|jars?|rolls?|sheets?|dozens?) "
@@ -469,6 +473,9 @@ def story_sum(text: str) -> str | None:
         return f"{big} minus {small}"  # the years between two years
     if _RATE_ASKED.search(low):
         return f"{big} divided by {small}"  # "535 km in five hours, how many km per hour"
+    if re.search(r"\bhow many \w+[- ]?(?:hours|minutes|days|seconds|miles|kilometres|"
+                 r"kilometers|meters|metres)\b", low) and re.search(r"\bfor\b", low):
+        return f"{a} times {b}"  # "900 watts for two hours, how many watt hours"
     if re.search(r"\beach (?:\w+ )?(?:is|has|takes|lasts|holds|costs|weighs|contains|needs)\b",
                  low) and re.search(r"\bthere (?:are|were|will be|is)\b", low):  # fmt: skip
         return f"{a} times {b}"  # "each episode is 37 minutes and there are 12 episodes"
@@ -486,6 +493,8 @@ def story_sum(text: str) -> str | None:
                      r"owes)|per (?:person|head))\b", low)  # fmt: skip
     if shared and (each or not _TOTAL.search(low)):  # ("the receipt total is £70.59 and there
         return shared  # are 5 of us, how much each" asks a share, not a total)
+    if re.search(rf"\b(?:{re.escape(wa)}|{re.escape(wb)}) times\b", low):
+        return f"{a} times {b}"  # "three times the recipe ... 400 grams of flour"
     if _LESS.search(low):
         return f"{big} minus {small}"
     if _TOTAL.search(low) and _RATE.search(low):
@@ -514,6 +523,11 @@ def _asked_again(text: str, asked: str) -> str:
     said = [n for n, _, _ in found]
     if len(ws) > 8:
         return ""
+    power = re.fullmatch(r"(.+?) (squared|cubed)", asked)
+    other = re.fullmatch(r"(?:and|what about|how about|now|ok|okay|so)(?: (?:and|now|what "
+                         r"about|how about))* (squared|cubed)", " ".join(ws))  # fmt: skip
+    if power and other and other[1] != power[2]:  # "and cubed?" after "9 squared": 9 cubed
+        return f"{power[1]} {other[1]}"
     if len(found) == 2 and "not" in ws and found[0][2] < ws.index("not") <= found[1][2]:
         new, old = said  # "I said 70, not 17", "17 not 70"
         return _put_for(asked, old, new)
@@ -890,9 +904,9 @@ _UNTIL_ASKED = re.compile(r"\b(?:how many (?:days?|weeks?|sleeps?|nights?)|how l
 # time", "what time is it", "what weekday it is today", "today's date", "tell me the time".
 # Anchored at the clause's end, so "what time does the film start", "what's the date of easter"
 # and "what's the time in tokyo" are not asked of the clock.
-_NOW_WORD = r"(?:time|date|day|weekday|year|month|hour)"
+_NOW_WORD = r"(?:time|date|day|weekday|year|month|hour)(?:'s(?= ))?"  # ("what day's tomorrow")
 _NOW_TAIL = (r"(?:\s+(?:of the week|is it|it is|it's|is today|are we|we're|are we on|we're on|"
-             r"are we in|we're in|today|now|right now|please|pls|then|again|have you got|"
+             r"are we in|we're in|today|now|right now|right|please|pls|then|again|have you got|"
              r"'ve you got|you got|do you have|is it now|is it today|tomorrow|is it tomorrow|"
              r"yesterday|was it yesterday|will it be tomorrow))*")
 _NOW_ASKED = re.compile(
@@ -916,7 +930,8 @@ def now_asked(text: str) -> str:
     for clause in _clauses(text.replace("\u2019", "'")):
         # Whisper drops the comma before an aside: "what time have you got my phone's in the
         # other room" asks the time and then says why
-        for part in re.split(r"\s+(?=(?:my|i'm|i've|we're|we've|it's)\s)", clause, flags=re.I):
+        for part in re.split(r"\s+(?=(?:my|i'm|i've|we're|we've|it's|this (?:week|month|year|"
+                             r"morning|evening))\s)", clause, flags=re.I):  # fmt: skip
             c = " ".join(_trim(part.lower().split()))
             if _NOW_ASKED.search(c):
                 return c
@@ -1085,7 +1100,7 @@ def timer_args(text: str) -> dict:
     if re.search(_REMIND, w) and dur is not None:
         task = ""
         for side in (words[: span[0]], words[span[1] :]):  # before the length, else after it
-            m = re.search(r"\b(?:that i have to|to)\s+(.+)$", " ".join(side))
+            m = re.search(r"\b(?:that i have to|to|about)\s+(.+)$", " ".join(side))
             task = _TASK_HEAD.sub("", _in_clause(m.group(1).strip(), text)) if m else ""
             while (trimmed := _TASK_TAIL.sub("", task)) != task:
                 task = trimmed
@@ -1281,8 +1296,17 @@ OTHER_ACT = re.compile(
     r"and|then|quickly|go ahead and|i want you to|i need you to),?\s+)*(?:skip|rewind|"
     r"fast[- ]?forward|play|pause|resume|turn|switch|dim|brighten|open|close|lock|unlock|call|"
     r"ring|phone|text|message|send|reply|email|e-mail|order|buy|book|record|stream|watch|sing|"
-    r"show|search|navigate|drive|vacuum|hoover|preheat|heat|cool|mute|unmute|raise|lower|"
-    r"increase|decrease|shuffle|queue|charge|water|feed|water|open)\b", re.IGNORECASE)
+    r"navigate|drive|vacuum|hoover|preheat|heat|cool|mute|unmute|raise|lower|increase|"
+    r"decrease|shuffle|queue|charge|water|feed|put on)\b", re.IGNORECASE)
+
+
+# A question about words other than their spelling: rhymes, meanings, synonyms, words for a game
+# ("what rhymes with timer", "another word for happy", "a five-letter word starting with C").
+WORD_TASK = re.compile(r"\b(?:rhymes?|rhyming|synonyms?|antonyms?|opposite of|meaning of|"
+                       r"what does \S+ mean|define|definition|(?:another|a|other) words? (?:for|"
+                       r"that means?|meaning)|\w+-letter words?|words? (?:starting|beginning|"
+                       r"ending) with|anagrams?|translate|in (?:french|spanish|german|italian))\b",
+                       re.IGNORECASE)  # fmt: skip
 
 
 def timer_asked(text: str) -> bool:

@@ -195,3 +195,18 @@ def test_the_capital_there_after_a_country():
         "The capital of Thailand is Bangkok."  # fmt: skip
     assert Facts().read("Which planet is the hottest? Not the weather here, in space.",
                         0).answer == "Venus"  # fmt: skip
+
+
+def test_an_offset_with_an_aside_and_a_reminder_about_something():
+    from voice.tools.request import clock_read, timer_args
+
+    assert clock_read("And what's the date in ten days? That's my next day off.") == {
+        "what": "date", "date": "in ten days"}
+    assert timer_args("just remind me in 47 minutes about the meeting") == {
+        "action": "remind", "duration": "47 minutes", "label": "the meeting"}
+
+
+def test_a_question_with_call_in_an_aside_is_no_call():
+    a, _ = _ask([("The main language of Egypt is Arabic.", [])],
+                "what language do they speak in egypt client call tomorrow")  # fmt: skip
+    assert a.text == "The main language of Egypt is Arabic."

@@ -648,6 +648,7 @@ _FAREWELL_ASKED = re.compile(r"\b(?:good ?bye|bye|good ?night|night|see (?:you|y
 _MONTH_FACT = re.compile(r"\b(?:" + "|".join(MONTHS) + r") is the \w+ month\b")
 _MONTHS_NAMED = re.compile(r"\b(?:months?|" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|"
                            r"sept?|oct|nov|dec)\b", re.IGNORECASE)  # fmt: skip
+_CONTACT_VERB = re.compile(r"\b(?:call|ring|phone|text|message|send|reply|e-?mail)$", re.IGNORECASE)
 # The assistant on itself, and a request about it.
 _ABOUT_ME = re.compile(r"^\W*(?:I was (?:trained|made|built|created)|I'?m diffvoice|I am diffvoice|"
                        r"I run |I'm a voice assistant|I am a voice assistant)", re.IGNORECASE)
@@ -675,9 +676,10 @@ def _honest(text: str, request: str, stats: dict) -> str:
     if _MONTH_FACT.search(text) and not _MONTHS_NAMED.search(request):
         stats["honest"] = "month"  # "pick a random number" → "November is the ninth month ..."
         return NOT_ASKED
-    if not _REFUSES.match(text) and (contact_asked(request) or OTHER_ACT.search(request)):
-        stats["honest"] = "act"  # "call Grandma on speaker" → a joke
-        return _sentence(CANT_CONTACT) if contact_asked(request) else NOT_ASKED
+    act = OTHER_ACT.search(request)
+    if act and not _REFUSES.match(text):  # "call Grandma on speaker" → a joke
+        stats["honest"] = "act"
+        return _sentence(CANT_CONTACT) if _CONTACT_VERB.search(act[0]) else NOT_ASKED
     if _ABOUT_ME.match(text) and not _ASKS_ME.search(request):
         stats["honest"] = "about me"  # "what year did the Berlin Wall come down" → "I was
         return NOT_ASKED  # trained by the diffvoice project ..."

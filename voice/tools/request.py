@@ -812,8 +812,8 @@ _WEEKDAY_OF = re.compile(r"\b(?:what|which) (?:day|weekday)(?: of the week)?\b|\
                          r"|\bwhat day (?:is|was|will|does|did|falls?)\b")  # fmt: skip
 # "what's the date 28 days from today", "what will the date be in 54 days", "ten days ago"
 _OFFSET_SAID = re.compile(
-    r"\b(?:(?:in|after) (?:a |\S+(?: \S+){0,5} )(?:days?|weeks?|fortnights?)|"
-    r"(?:a |\S+(?: \S+){0,5} )(?:days?|weeks?|fortnights?) (?:from now|from today|from|later|time|"
+    r"\b(?:(?:in|after) (?:a |\S+(?: \S+){0,5}? )(?:days?|weeks?|fortnights?)|"
+    r"(?:a |\S+(?: \S+){0,5}? )(?:days?|weeks?|fortnights?) (?:from now|from today|from|later|time|"
     r"ahead|hence|ago|back|before today|earlier)|(?:in )?a fortnight|(?:the )?day after tomorrow|"
     r"(?:the )?day before yesterday)\b")  # fmt: skip
 
@@ -1093,7 +1093,8 @@ def timer_args(text: str) -> dict:
     span = _duration_span(words) or _vague_span(words)
     if span and words[span[0]] in ("for", "in") and span[1] - span[0] > 1:
         span = (span[0] + 1, span[1])
-    while span and span[1] - span[0] > 1 and words[span[1] - 1] in ("for", "to", "in", "and"):
+    while span and span[1] - span[0] > 1 and words[span[1] - 1] in ("for", "to", "in", "and",
+                                                                    "about"):  # fmt: skip
         span = (span[0], span[1] - 1)
     dur = " ".join(words[span[0] : span[1]]) if span else None
     rest = words[: span[0]] + ["|"] + words[span[1] :] if span else words

@@ -210,3 +210,27 @@ def test_a_question_with_call_in_an_aside_is_no_call():
     a, _ = _ask([("The main language of Egypt is Arabic.", [])],
                 "what language do they speak in egypt client call tomorrow")  # fmt: skip
     assert a.text == "The main language of Egypt is Arabic."
+
+
+@pytest.mark.parametrize(
+    "heard,again",
+    [("It's about definitely for me, it's for the crossword.",
+      "spell definitely for me, it's for the crossword."),
+     ("It's bell grammar for me.", "spell grammar for me."),
+     ("Now the word muscle.", "spell the word muscle."),
+     ("At 480 in 550 for me.", "add 480 and 550 for me."),
+     ("Hamer for the break, 6 minutes.", "timer for the break, 6 minutes."),
+     ("Tell me a joke.", ""), ("What's the time?", "")],
+)  # fmt: skip
+def test_a_first_word_whisper_mishears(heard, again):
+    from voice.tools.request import heard_again
+
+    assert heard_again(heard) == again
+
+
+def test_a_request_with_no_answer_is_read_again_with_the_command_it_may_have_been():
+    a, heard = _ask([("Sorry, I don't know about that.", [])],
+                    "It's about definitely for me, it's for the crossword.")  # fmt: skip
+    assert a.text == "Definitely is spelled D, E, F, I, N, I, T, E, L, Y." and heard == [a.text]
+    a, _ = _ask([("It's a lovely evening.", [])], "It's about time we had some sun.")
+    assert a.text == "It's a lovely evening."  # answered as heard: not read again

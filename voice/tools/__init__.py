@@ -43,6 +43,7 @@ from voice.tools.request import (
     contact_asked,
     date_named,
     dated_asked,
+    heard_again,
     one_more_asked,
     read_arguments,
     repeat_asked,
@@ -477,9 +478,14 @@ def answer(
     said_so_far += " " + (request or "")
     unasked_of = functools.partial(unasked, conversation=said_so_far, request=request or "")
     checked = bool(toolbox and request and not functions and tool_choice == "auto")
-    if checked:  # (and a greeting, or live news, held until the whole reply is checked)
+    # A request whose first word Whisper may have misheard ("It's about definitely for me"):
+    # if it gets no answer as heard, it is read again with the command it may have been.
+    again = heard_again(request) if checked and request else ""
+    if checked:  # (and a greeting, or live news, held until the whole reply is checked; and a
+        # sorry, while the request may yet be read again)
         hold.suspect = lambda sentence: unasked_of(sentence) or \
-            _honest(sentence, request, {}) != sentence  # fmt: skip
+            _honest(sentence, request, {}) != sentence or \
+            bool(again) and bool(_REFUSES.match(sentence))  # fmt: skip
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -563,6 +569,10 @@ def answer(
                 # No words: say the last tool's own sentence, or admit it.
                 worked = [x for x in runs if x.ok] or runs  # a later failed call is not said
                 text = _sentence(worked[-1].result) if runs else "Sorry, I couldn't work that out."
+            if again and not any(x.ok for x in runs) and _REFUSES.match(text) and \
+                    (run := _read_again(toolbox, again, ours, stats)) is not None:  # fmt: skip
+                runs.append(run)
+                text = _sentence(run.result)
             hold.release(text)
             _tool_stats(stats, runs, tool_s)
             reason = r.finish_reason if r.finish_reason != "tool_calls" else "stop"
@@ -591,6 +601,9 @@ def answer(
             # the sorry that says what the assistant can do, not the model's words on it
             said = next((x.result for x in ran_now if x.result != _NOT_ITS), NOT_ASKED)
             text = LIVE if _LIVE.search(request or "") else _sentence(said)
+            if again and (run := _read_again(toolbox, again, ours, stats)) is not None:
+                runs.append(run)
+                text = _sentence(run.result)
             hold.begin()
             hold.release(text)
             stats["honest"] = "no tool asked"
@@ -602,6 +615,19 @@ def answer(
             hold.release(r.text.strip())
             return Answer(r.text.strip(), "tool_calls", stats, runs, extra, 1000 * tool_s, client)
     raise AssertionError("unreachable")
+
+
+def _read_again(toolbox: Toolbox, said: str, ours: list[dict], stats: dict) -> ToolRun | None:
+    """The answer of the tool that plainly reads ``said`` (the request read again with the
+    command Whisper may have misheard), or None."""
+    claims = toolbox.claims(said, {s["function"]["name"] for s in ours})
+    if not claims:
+        return None
+    run = toolbox.run(claims[0], {}, "call_heard_again", said)
+    if not run.ok:
+        return None
+    stats["heard_again"] = run.name
+    return run
 
 
 def _bare(call: dict) -> bool:

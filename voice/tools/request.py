@@ -390,7 +390,8 @@ _ASKED = re.compile(r"\?|\b(?:how|what|what's|whats|wat|total|each|left|change|o
                     r"comes? to|came to|altogether|in all|add them|add it|add up|split|share|"
                     r"divide|work out|calculate)\b")
 _NOT_A_STORY = re.compile(r"\b(?:timers?|remind|reminder|alarm|how long|o'clock|until|till|"
-                          r"since)\b|\b\d+ ?(?:am|pm|a\.m\.|p\.m\.)\b")
+                          r"since|date|weekday|from now|from today|ago)\b"
+                          r"|\b\d+ ?(?:am|pm|a\.m\.|p\.m\.)\b")  # fmt: skip
 
 
 _ONE_OF = {"quick", "this", "that", "the", "which", "last", "next", "another", "each", "every",

@@ -53,13 +53,18 @@ def test_a_bare_timer_call_on_no_timer_request_says_what_the_assistant_can_do():
     assert _run("timer", "ten minutes for the eggs").ok
 
 
-def test_questions_about_a_running_timer_stay_the_timers():
+@pytest.mark.parametrize(
+    "first,then,said",
+    [("pasta timer for 9 minutes", "how much longer", "pasta"),
+     ("Set a timer for 22 minutes.", "Oh, never mind, the call got moved. Cancel it.", "cancel")],
+)  # fmt: skip
+def test_a_running_timer_takes_questions_and_cancels_in_other_words(first, then, said):
     box = Toolbox()
     try:
-        assert box.run("timer", {}, "c", "pasta timer for 9 minutes").ok
+        assert box.run("timer", {}, "c", first).ok
         box.turn += 1
-        run = box.run("timer", {}, "c", "how much longer")
-        assert run.ok and "pasta" in run.result, run.result
+        run = box.run("timer", {}, "c", then)
+        assert run.ok and said in run.result, run.result
     finally:
         box.close()
 
@@ -165,17 +170,6 @@ def test_more_readings():
     assert story_sum("I'm making three times the recipe, it says 400 grams of flour. How much "
                      "do I need?") == "3 times 400"  # fmt: skip
     assert story_sum("If I bill 14 hours at 55 an hour, what's that come to?") == "14 times 55"
-
-
-def test_a_timer_cancelled_in_words_of_a_call():
-    box = Toolbox()
-    try:
-        assert box.run("timer", {}, "c", "Set a timer for 22 minutes.").ok
-        box.turn += 1
-        run = box.run("timer", {}, "c", "Oh, never mind, the call got moved. Cancel it.")
-        assert run.ok and "cancel" in run.result, run.result
-    finally:
-        box.close()
 
 
 def test_word_tasks_are_no_tools():

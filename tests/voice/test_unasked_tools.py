@@ -228,3 +228,13 @@ def test_a_request_with_no_answer_is_read_again_with_the_command_it_may_have_bee
     assert a.text == "Definitely is spelled D, E, F, I, N, I, T, E, L, Y." and heard == [a.text]
     a, _ = _ask([("It's a lovely evening.", [])], "It's about time we had some sun.")
     assert a.text == "It's a lovely evening."  # answered as heard: not read again
+
+
+def test_a_true_fact_beside_the_point_is_not_the_answer():
+    a, _ = _ask([("Uranus is the seventh planet from the Sun.", [])],
+                "How long does it take Uranus to go round the Sun?")  # fmt: skip
+    assert a.text.startswith("Sorry, I don't know that about Uranus. I can tell you"), a.text
+    a, _ = _ask([("Sweden is in Europe.", [])], "what's the national dish of sweden")
+    assert a.text.startswith("Sorry, I don't know that about Sweden."), a.text
+    a, _ = _ask([("The capital of France is Paris.", [])], "tell me about France")
+    assert a.text == "The capital of France is Paris."  # anything about it was asked

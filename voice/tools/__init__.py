@@ -28,7 +28,7 @@ from voice.reply_check import (
 )
 from voice.tools.calculator import Calculator
 from voice.tools.clock import ELSEWHERE, Clock, parse_date
-from voice.tools.facts import NOT_ASKED, Facts, unasked
+from voice.tools.facts import NOT_ASKED, Facts, asks_known, named, unasked
 from voice.tools.request import (
     OTHER_ACT,
     OTHER_TOOLS,
@@ -59,6 +59,7 @@ from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import EXAMPLE, convert, find_unit
 from words.calendar import MONTHS
+from words.facts import PLANETS
 from words.quantity import read_ordinal
 from words.spoken import ordinal_words
 
@@ -664,6 +665,24 @@ _LIVE = re.compile(r"\b(?:weather|forecast|raining|going to rain|will it rain|sn
 _REFUSES = re.compile(r"^\W*(?:sorry,? )?i (?:can't|cannot|can not|don't|do not|am not|'m not|"
                       r"am unable|'m unable)\b", re.IGNORECASE)  # fmt: skip
 _GREETS = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
+# A question about something other than the facts the tables know, and a request for anything
+# about a country or planet.
+_ASKS_OTHER = re.compile(r"^\W*(?:(?:um|uh|so|okay|ok|hey|and|but),? )*(?:what|what's|whats|which|"
+                         r"how|when|who|who's|why)\b(?! about\b)", re.IGNORECASE)  # fmt: skip
+_TELL_ABOUT = re.compile(r"\b(?:tell me (?:about|something)|facts?|anything about|what do you know|"
+                         r"interesting)\b", re.IGNORECASE)  # fmt: skip
+
+
+def beside_the_point(thing: str) -> str:
+    """What the assistant can say about ``thing`` (a country or a planet), for a question about
+    it that the tables do not answer."""
+    if thing.lower() in {p.name.lower() for p in PLANETS}:
+        return (f"Sorry, I don't know that about {thing}. I can tell you where it is from the Sun, "
+                "how big it is and how many moons it has.")
+    return (f"Sorry, I don't know that about {thing}. I can tell you its capital, its money, its "
+            "language and its continent.")
+
+
 # A goodbye, and a request that says one; a month's place in the year, and a request that names
 # a month or asks of months.
 _FAREWELL = re.compile(r"^\W*(?:good ?bye|bye|good night|night night|talk to you (?:soon|later)|"
@@ -696,6 +715,13 @@ def _honest(text: str, request: str, stats: dict) -> str:
     if _LIVE.search(request) and not _REFUSES.match(text):
         stats["honest"] = "live"
         return LIVE
+    if _ASKS_OTHER.search(request) and not _TELL_ABOUT.search(request) and \
+            not asks_known(request) and len(things := named(request)) == 1 and \
+            things & named(text):  # fmt: skip
+        # "what's the national dish of sweden" → "Sweden is in Europe.": true, and beside the
+        # point (a fact the tables know was read before the model was asked)
+        stats["honest"] = "beside the point"
+        return beside_the_point(things.pop())
     if _FAREWELL.match(text) and not _FAREWELL_ASKED.search(request):
         stats["honest"] = "farewell"  # "when's my next meeting" → "Goodbye! Talk to you soon."
         return NOT_ASKED

@@ -388,6 +388,19 @@ NOT_ASKED = ("Sorry, I can't help with that. I can tell the time, set timers, do
              "units, spell words and answer questions about countries and planets.")
 
 
+# What the tables know of a planet: its place, its size or heat, its moons.
+_PLANET_ASKS = re.compile(r"\b(?:moons?|satellites?|biggest|largest|smallest|hottest|coldest|"
+                          r"closest|nearest|farthest|furthest|order|first|second|third|fourth|"
+                          r"fifth|sixth|seventh|eighth|last|after|before|next|from the sun)\b")
+
+
+def asks_known(text: str) -> bool:
+    """Whether ``text`` asks something the tables know of a country or planet (its capital,
+    money, language, continent; its place from the Sun, its size or heat, its moons)."""
+    plain = _plain(text)
+    return any(p.search(plain) for _, p in _COUNTRY_ASK) or bool(_PLANET_ASKS.search(plain))
+
+
 def named(text: str) -> set[str]:
     """The countries (by name, or by a capital or currency only one has) and planets that
     ``text`` names."""

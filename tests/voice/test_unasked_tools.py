@@ -238,3 +238,9 @@ def test_a_true_fact_beside_the_point_is_not_the_answer():
     assert a.text.startswith("Sorry, I don't know that about Sweden."), a.text
     a, _ = _ask([("The capital of France is Paris.", [])], "tell me about France")
     assert a.text == "The capital of France is Paris."  # anything about it was asked
+
+
+def test_whispers_in_for_and_between_numbers_to_add():
+    run = _run("calculator", "Add 480 in 515 for me. It's the two rent payments.")
+    assert run.ok and run.result.endswith("nine hundred and ninety five"), run.result
+    assert not _run("calculator", "what is 5 in 10").ok  # no sum said: not read as one

@@ -1108,7 +1108,8 @@ def timer_args(text: str) -> dict:
     if re.search(_REMIND, w) and dur is not None:
         task = ""
         for side in (words[: span[0]], words[span[1] :]):  # before the length, else after it
-            m = re.search(r"\b(?:that i have to|to|about)\s+(.+)$", " ".join(side))
+            m = re.search(r"\b(?:that i have to|to|(?<!what )(?<!how )about)\s+(.+)$",
+                          " ".join(side))  # ("remind me in 47 minutes about the meeting")
             task = _TASK_HEAD.sub("", _in_clause(m.group(1).strip(), text)) if m else ""
             while (trimmed := _TASK_TAIL.sub("", task)) != task:
                 task = trimmed

@@ -28,7 +28,7 @@ from voice.reply_check import (
 )
 from voice.tools.calculator import Calculator
 from voice.tools.clock import ELSEWHERE, Clock, parse_date
-from voice.tools.facts import NOT_ASKED, Facts, asks_known, named, unasked
+from voice.tools.facts import NOT_ASKED, Facts, asks_known, beside_the_point, named, unasked
 from voice.tools.request import (
     OTHER_ACT,
     OTHER_TOOLS,
@@ -59,7 +59,6 @@ from voice.tools.spell import spell
 from voice.tools.timers import Timer, Timers
 from voice.tools.units import EXAMPLE, convert, find_unit
 from words.calendar import MONTHS
-from words.facts import PLANETS
 from words.quantity import read_ordinal
 from words.spoken import ordinal_words
 
@@ -671,16 +670,6 @@ _ASKS_OTHER = re.compile(r"^\W*(?:(?:um|uh|so|okay|ok|hey|and|but),? )*(?:what|w
                          r"how|when|who|who's|why)\b(?! about\b)", re.IGNORECASE)  # fmt: skip
 _TELL_ABOUT = re.compile(r"\b(?:tell me (?:about|something)|facts?|anything about|what do you know|"
                          r"interesting)\b", re.IGNORECASE)  # fmt: skip
-
-
-def beside_the_point(thing: str) -> str:
-    """What the assistant can say about ``thing`` (a country or a planet), for a question about
-    it that the tables do not answer."""
-    if thing.lower() in {p.name.lower() for p in PLANETS}:
-        return (f"Sorry, I don't know that about {thing}. I can tell you where it is from the Sun, "
-                "how big it is and how many moons it has.")
-    return (f"Sorry, I don't know that about {thing}. I can tell you its capital, its money, its "
-            "language and its continent.")
 
 
 # A goodbye, and a request that says one; a month's place in the year, and a request that names

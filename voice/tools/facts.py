@@ -401,6 +401,16 @@ def asks_known(text: str) -> bool:
     return any(p.search(plain) for _, p in _COUNTRY_ASK) or bool(_PLANET_ASKS.search(plain))
 
 
+def beside_the_point(thing: str) -> str:
+    """What the assistant can say about ``thing`` (a country or a planet), for a question about
+    it that the tables do not answer."""
+    if thing.lower() in _PLANET_BY:
+        return (f"Sorry, I don't know that about {thing}. I can tell you where it is from the Sun, "
+                "how big it is and how many moons it has.")
+    return (f"Sorry, I don't know that about {thing}. I can tell you its capital, its money, its "
+            "language and its continent.")
+
+
 def named(text: str) -> set[str]:
     """The countries (by name, or by a capital or currency only one has) and planets that
     ``text`` names."""

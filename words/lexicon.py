@@ -117,6 +117,22 @@ def _by_start() -> dict[str, list[str]]:
     return out
 
 
+def _single(word: str) -> str:
+    """``word`` with each doubled letter said once ("cappuccino" → "capucino")."""
+    return re.sub(r"(.)\1+", r"\1", word)
+
+
+@cache
+def _by_sound() -> dict[str, list[str]]:
+    """The common words with doubled letters, by their spelling with each said once: a double
+    letter is not heard, so Whisper (and a typist) often writes it single ("Capucino")."""
+    out: dict[str, list[str]] = {}
+    for w, n in _counts().items():
+        if n > RARE and len(w) >= 4 and w.isalpha() and (s := _single(w)) != w:
+            out.setdefault(s, []).append(w)
+    return out
+
+
 def known(word: str) -> bool:
     """Whether ``word`` is an English word (or name) in either spelling."""
     w = word.lower()
@@ -152,14 +168,17 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 def meant(word: str) -> str:
     """The common word a near miss of one meant ("accomodate" → "accommodate", "gazebal" →
     "gazebo", "recieve" → "receive"); a known word, a name the list lacks, or a word with no
-    single best near miss is returned as it is. One edit away, any common word counts; two
-    away (in a word of seven letters or more), only one that starts with the same four letters
-    (errors, typed or heard, fall late in a word far more than at its start: "bishan" is not
-    "bishop"). The most used of the nearest wins."""
+    single best near miss is returned as it is. A common word that differs only in which
+    letters are doubled ("capucino", "acomodate") is the word meant. One edit away, any common
+    word counts; two away (in a word of seven letters or more), only one that starts with the
+    same four letters (errors, typed or heard, fall late in a word far more than at its start:
+    "bishan" is not "bishop"). The most used of the nearest wins."""
     w = word.lower()
     if len(w) < 4 or not w.isalpha() or known(w):
         return word
     counts = _counts()
+    if same := [x for x in _by_sound().get(_single(w), ()) if x != w]:
+        return _most_used(word, same)  # only its letters doubled differently
     splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
     one = {a + b[1:] for a, b in splits if b}
     one |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
@@ -168,9 +187,14 @@ def meant(word: str) -> str:
     near = [x for x in one if counts.get(x, 0) > RARE]
     if not near and len(w) >= 7:  # two edits in a shorter word change a third of it
         near = [x for x in _by_start().get(w[:4], ()) if _distance(w, x, 2) <= 2]
-    if not near:
-        return word
+    return _most_used(word, near) if near else word
+
+
+def _most_used(word: str, near: list[str]) -> str:
+    """The most used of ``near``; ``word`` itself when two are used about as often (not sure
+    which was meant)."""
+    counts = _counts()
     best = sorted(near, key=lambda x: (-counts[x], x))
     if len(best) > 1 and counts[best[0]] < 2 * counts[best[1]]:
-        return word  # two near misses used about as often: not sure which was meant
+        return word
     return best[0]

@@ -10,7 +10,7 @@ import pytest
 from voice.tools import Toolbox
 from voice.tools.request import spell_args, spelling_variety
 from voice.tools.spell import spell
-from words.lexicon import _BRITISH, american, british, known, meant
+from words.lexicon import _BRITISH, _by_sound, _single, american, british, known, meant
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,9 @@ from words.lexicon import _BRITISH, american, british, known, meant
     [("accomodate", "accommodate"), ("recieve", "receive"), ("definately", "definitely"),
      ("seperate", "separate"), ("occured", "occurred"), ("begining", "beginning"),
      ("goverment", "government"), ("restaraunt", "restaurant"), ("millenium", "millennium"),
-     ("gazebal", "gazebo"), ("rythm", "rhythm")],
+     ("gazebal", "gazebo"), ("rythm", "rhythm"), ("capucino", "cappuccino"),
+     ("Capucino", "cappuccino"), ("embarass", "embarrass"), ("comitee", "committee"),
+     ("mississipi", "mississippi")],
 )  # fmt: skip
 def test_a_near_miss_of_a_common_word_is_the_word(said, word):
     assert meant(said) == word
@@ -32,6 +34,17 @@ def test_a_near_miss_of_a_common_word_is_the_word(said, word):
 )  # fmt: skip
 def test_words_names_and_british_spellings_are_kept(word):
     assert meant(word) == word
+
+
+def test_a_word_with_its_double_letters_said_once_is_the_word():
+    """Property: every common word with a doubled letter, written with each letter once (as
+    it is heard), is read as that word wherever no other common word is written so."""
+    rng = random.Random(1)
+    words = sorted(ws[0] for s, ws in _by_sound().items()
+                   if len(ws) == 1 and len(s) >= 4 and not known(s))  # fmt: skip
+    assert len(words) > 5000
+    for word in rng.sample(words, 400):
+        assert meant(_single(word)) == word, word
 
 
 def test_british_spellings_are_words_through_the_american_ones():
@@ -88,6 +101,17 @@ def test_any_casing_and_derived_forms_round_trip():
 )  # fmt: skip
 def test_the_spelling_asked_for(text, variety):
     assert spelling_variety(text) == variety
+
+
+@pytest.mark.parametrize(
+    "text,word",
+    [("mum, the English way, how do you spell it", "mum"),
+     ("how do you spell it in the UK, aluminium", "aluminium"),
+     ("neighbour, how is it spelt in Australia", "neighbour"),
+     ("How do you spell English?", "English")],
+)  # fmt: skip
+def test_the_words_asking_for_a_spelling_are_not_the_word(text, word):
+    assert spell_args(text)["word"] == word
 
 
 def test_the_speller_spells_what_was_meant():

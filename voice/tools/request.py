@@ -1170,6 +1170,8 @@ def spell_args(text: str) -> dict:
     """The word to spell (:func:`spelled_word`) and the spelling asked for ("the British way":
     :func:`spelling_variety`)."""
     variety = spelling_variety(text)
+    if variety:  # its words are not the word ("mum, the English way, how do you spell it")
+        text = _BRITISH_WAY.sub(" ", _AMERICAN_WAY.sub(" ", text))
     return {**spelled_word(text), **({"variety": variety} if variety else {})}
 
 

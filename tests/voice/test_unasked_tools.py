@@ -228,6 +228,10 @@ def test_a_request_with_no_answer_is_read_again_with_the_command_it_may_have_bee
     assert a.text == "Definitely is spelled D, E, F, I, N, I, T, E, L, Y." and heard == [a.text]
     a, _ = _ask([("It's a lovely evening.", [])], "It's about time we had some sun.")
     assert a.text == "It's a lovely evening."  # answered as heard: not read again
+    # a tool's own sorry on the request as heard ("add" heard as "at", the units tool called)
+    a, _ = _ask([("", [("units", {})]), ("", [])], "At 480 and 550 for me, it's the rent.")
+    assert a.text.endswith("is one thousand and thirty."), a.text
+    assert a.stats["heard_again"] == "calculator"
 
 
 def test_a_true_fact_beside_the_point_is_not_the_answer():

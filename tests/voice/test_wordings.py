@@ -373,5 +373,7 @@ def test_a_length_said_again_without_another_is_not_a_second_timer():
     (_, again), box = _turns(
         [("", [("timer", {})]), ("", []), ("", []), ("", [])],
         "Hammer for 8 minutes please.", "Hammer for 8 minutes, please. It's in.")  # fmt: skip
-    assert len(box.timers.active()) == 1 and not again.tools
+    # the model's sorry on the request as Whisper wrote it ("Hammer" for "timer"): read again,
+    # the same length a moment later restarts the timer it already set
+    assert len(box.timers.active()) == 1 and again.text == "Timer set for eight minutes."
     box.close()

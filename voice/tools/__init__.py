@@ -485,7 +485,7 @@ def answer(
         # sorry, while the request may yet be read again)
         hold.suspect = lambda sentence: unasked_of(sentence) or \
             _honest(sentence, request, {}) != sentence or \
-            bool(again) and bool(_REFUSES.match(sentence))  # fmt: skip
+            bool(again) and bool(_SORRY.match(sentence))  # fmt: skip
     extra: list[dict] = []
     runs: list[ToolRun] = []
     tool_s = 0.0
@@ -569,7 +569,7 @@ def answer(
                 # No words: say the last tool's own sentence, or admit it.
                 worked = [x for x in runs if x.ok] or runs  # a later failed call is not said
                 text = _sentence(worked[-1].result) if runs else "Sorry, I couldn't work that out."
-            if again and not any(x.ok for x in runs) and _REFUSES.match(text) and \
+            if again and not any(x.ok for x in runs) and _SORRY.match(text) and \
                     (run := _read_again(toolbox, again, ours, stats)) is not None:  # fmt: skip
                 runs.append(run)
                 text = _sentence(run.result)
@@ -663,6 +663,8 @@ _LIVE = re.compile(r"\b(?:weather|forecast|raining|going to rain|will it rain|sn
 # A refusal said whole ("Sorry, I can't check the weather, ..."), not "Sorry, I Saturday".
 _REFUSES = re.compile(r"^\W*(?:sorry,? )?i (?:can't|cannot|can not|don't|do not|am not|'m not|"
                       r"am unable|'m unable)\b", re.IGNORECASE)  # fmt: skip
+# Any sorry: a refusal, or a tool's ("Sorry, I need two units, like five kilos in pounds.").
+_SORRY = re.compile(rf"{_REFUSES.pattern}|^\W*(?:i'?m )?sorry\b", re.IGNORECASE)
 _GREETS = re.compile(r"^\W*(?:hello|hi|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
 # A question about something other than the facts the tables know, and a request for anything
 # about a country or planet.

@@ -142,11 +142,10 @@ COMPLETE: list[str] = [
 
 # First parts that are corpus rows too (compared without fillers, so "Is it, like," is "is it"):
 # openers, short starts any grammar of questions produces as a prefix, and first parts the
-# brief and issue 25 asked for ("Actually," starts lines of the dialog corpus people wrote,
-# training/turn_said.py). At these pauses the model has seen the very words; at the other 48
-# it has not.
+# brief and issue 25 asked for. At these pauses the model has seen the very words; at the other
+# 49 it has not.
 SEEN_FIRST_PARTS = frozenset(
-    ["So,", "Okay, so", "Well,", "Alright,", "Actually,", "Who", "Tell me, um,", "Could you, uh,",
+    ["So,", "Okay, so", "Well,", "Alright,", "Who", "Tell me, um,", "Could you, uh,",
      "What's the, um,", "I need, uh,", "Is it, like,", "What is the population of",
      "What is seven", "What time is it", "What's the weather", "Can you help me",
      "Play something", "Wake me up"]

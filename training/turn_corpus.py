@@ -205,10 +205,9 @@ def _question(chunks: list[Chunk], kind: str) -> bool:
     return kind in ("wh", "q") or first in _ASKING
 
 
-def generate(split: str, per_shape: int = 160, seed: int = 0, said: bool = True) -> list[Row]:
+def generate(split: str, per_shape: int = 160, seed: int = 0) -> list[Row]:
     """Rows of ``split`` (``train``: every shape not held out; ``heldout``: the held-out ones):
-    ``per_shape`` sentences of each shape, each cut after every word, and (``said``) the lines
-    people wrote of :mod:`training.turn_said` in that split."""
+    ``per_shape`` sentences of each shape, each cut after every word."""
     rng = random.Random(f"{seed}:{split}")
     shapes = [s for s in SHAPES if (s[0] in HELDOUT) == (split == "heldout")]
     grammar = Grammar(shapes, rng)
@@ -227,10 +226,6 @@ def generate(split: str, per_shape: int = 160, seed: int = 0, said: bool = True)
                 continue
             text = render(cut, finished, question, rng)
             rows.append(Row(text, int(finished), name, len(k.split())))
-    if said:
-        from training import turn_said
-
-        rows += turn_said.rows(split, seed)
     return rows
 
 

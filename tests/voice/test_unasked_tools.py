@@ -214,6 +214,9 @@ def test_a_question_with_call_in_an_aside_is_no_call():
      ("Now the word muscle.", "spell the word muscle."),
      ("At 480 in 550 for me.", "add 480 and 550 for me."),
      ("Hamer for the break, 6 minutes.", "timer for the break, 6 minutes."),
+     ("It's no definitely for me.", "spell definitely for me."),
+     ("That's how the word drill.", "spell the word drill."),
+     ("Sell the word chocolate.", "spell the word chocolate."), ("All the best.", ""),
      ("Tell me a joke.", ""), ("What's the time?", "")],
 )  # fmt: skip
 def test_a_first_word_whisper_mishears(heard, again):

@@ -1325,10 +1325,13 @@ WORD_TASK = re.compile(r"\b(?:rhymes?|rhyming|synonyms?|antonyms?|opposite of|me
 # benchmark's): "spell" 29 of 65 times otherwise ("It's bell ...", "It's about ...", "It's
 # now/not the word ...", "Now the word ...", "That's not the word ...", "Bell ...", "Belt
 # ...", "Install the word ..."), "add" 9 of 10 ("at 64 and 938"), "timer" 4 of 26 ("Hamer for
-# the break, 6 minutes", "Conner for ...", "Time for the pizza 25 minutes").
+# the break, 6 minutes", "Conner for ...", "Time for the pizza 25 minutes"); and on 200 more
+# that start with "spell" (another draw), 87 otherwise, adding "It's no ...", "That's how
+# the word ...", "That's all the word ...", "Tell/Sell the word ...", "It smells ...".
 _ONSETS = (
-    (re.compile(r"^(?:it'?s|that'?s) (?:bell|belt|about|now|not|well|both)\b|^(?:it'?s |that'?s )?"
-                r"now(?= the word\b)|^(?:bell|belt|smell|stell|install|spells)\b",
+    (re.compile(r"^(?:it'?s|that'?s) (?:bell|belt|about|now|not|no|well|both|all|how|out)\b|"
+                r"^(?:it'?s |that'?s )?(?:now|tell|sell|all)(?= the words?\b)|"
+                r"^(?:bell|belt|smell|stell|install|spells|spel|it smells)\b",
                 re.IGNORECASE), "spell"),
     (re.compile(r"^at(?= \d)", re.IGNORECASE), "add"),
     (re.compile(r"^(?:hammer|hamer|conner|time)(?= for\b)", re.IGNORECASE), "timer"),

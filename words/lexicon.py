@@ -177,7 +177,7 @@ def meant(word: str) -> str:
     if len(w) < 4 or not w.isalpha() or known(w):
         return word
     counts = _counts()
-    if same := [x for x in _by_sound().get(_single(w), ()) if x != w]:
+    if same := _by_sound().get(_single(w)):  # (common words: never ``w``, which is not known)
         return _most_used(word, same)  # only its letters doubled differently
     splits = [(w[:i], w[i:]) for i in range(len(w) + 1)]
     one = {a + b[1:] for a, b in splits if b}

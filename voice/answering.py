@@ -7,6 +7,8 @@ loop never waits on the model; each executed built-in call leaves as a ``ToolCal
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -38,6 +40,10 @@ class Answerer:
         # them and sends their output back.
         self.functions: list[dict] = []
         self.tool_choice: str | dict = "auto"
+        # answers being written, and those given up meanwhile (undone when they end: drop)
+        self._running: set[str] = set()
+        self._dropped: set[str] = set()
+        self._undo_lock = threading.Lock()
 
     def instruct(self, system_prompt: str) -> None:
         """The system prompt from now on (the configuration's is left as it was)."""
@@ -83,28 +89,59 @@ class Answerer:
         return f"{kind}-{self.name}-{n}"
 
     def start(
-        self, question: str | None, on_text: Callable[[str], None], rid: str, turn: int
+        self,
+        question: str | None,
+        on_text: Callable[[str], None],
+        rid: str,
+        turn: int,
+        held: list[Frame] | None = None,
     ) -> asyncio.Future[Answer]:
         """The answer to ``question`` (None: to the history as it is), written on the models'
         LLM threads (the loop's default pool for models that have none); committed text goes
-        to ``on_text`` from that thread. ``turn``: the id its tool frames carry."""
+        to ``on_text`` from that thread. ``turn``: the id its tool frames carry; with ``held``
+        they are kept there instead of sent (a speculation's, sent only if it is used)."""
         pool = getattr(self.m, "llm_threads", None)
+        with self._undo_lock:
+            self._running.add(rid)
         return asyncio.get_running_loop().run_in_executor(
-            pool, self._stream, question, on_text, rid, turn)
+            pool, self._stream, question, on_text, rid, turn, held)
 
     def cancel(self, rid: str) -> None:
-        """Stop the answer ``rid`` early (barge-in, a speculation given up)."""
+        """Stop the answer ``rid`` early (barge-in: what it did stands)."""
         self.m.llm.cancel(rid)
 
-    def _stream(self, question: str | None, on_text, rid: str, turn: int) -> Answer:
+    def drop(self, rid: str) -> None:
+        """The answer ``rid`` is never heard (a speculation given up, a reply taken back): it
+        stops, and what its tools did is undone (``Toolbox.undo``) once it has."""
+        self.m.llm.cancel(rid)
+        with self._undo_lock:
+            if rid in self._running:  # still writing: it undoes itself when it ends
+                self._dropped.add(rid)
+                return
+        if self.tools is not None:
+            self.tools.undo(rid)
+
+    def _stream(self, question: str | None, on_text, rid: str, turn: int, held) -> Answer:
         """Runs in a worker thread: the prompt is built (tokenised) there too; with tools, the
         tool loop (model → tools → model) runs here and each call is reported as a frame."""
         loop = self._loop
 
         def on_tool(run: ToolRun) -> None:
-            if loop is not None:
-                frame = ToolCallFrame(turn, run.name, run.arguments, run.result, run.ok, run.ms)
+            frame = ToolCallFrame(turn, run.name, run.arguments, run.result, run.ok, run.ms)
+            if held is not None:
+                held.append(frame)
+            elif loop is not None:
                 loop.call_soon_threadsafe(self.emit, frame)
 
-        return answer(self.m.llm, self.messages_for(question), self.tools, on_text, rid, on_tool,
-                      functions=self.functions, tool_choice=self.tool_choice)
+        tools = self.tools
+        try:
+            with tools.answering(rid) if tools is not None else contextlib.nullcontext():
+                return answer(self.m.llm, self.messages_for(question), tools, on_text, rid,
+                              on_tool, functions=self.functions, tool_choice=self.tool_choice)
+        finally:
+            with self._undo_lock:
+                self._running.discard(rid)
+                dropped = rid in self._dropped
+                self._dropped.discard(rid)
+            if dropped and tools is not None:
+                tools.undo(rid)

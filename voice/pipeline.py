@@ -358,6 +358,8 @@ class Pipeline:
             turn.task.cancel()
             await asyncio.gather(turn.task, return_exceptions=True)
         turn.cut_at(t, onset, self.speak, self.cfg.vad.takeback_ms / 1000.0)
+        if rec.taken_back and turn.rid:  # as if never said: what its tools did is undone too
+            self.answers.drop(turn.rid)
         if turn.remembered:
             said = {"role": "assistant", "content": rec.reply}
             self.conversation.cut_short(said, rec.spoken, rec.follow_up)

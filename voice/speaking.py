@@ -76,7 +76,9 @@ class Speaker:
         pieces (the first one's audio may be ready too)."""
         rec = turn.record
         rec.reply, rec.stats, rec.calls = p.reply, dict(p.stats), list(p.calls)
-        turn.messages, turn.shown = list(p.messages), rec.reply
+        turn.messages, turn.shown, turn.rid = list(p.messages), rec.reply, p.rid
+        for frame in p.frames:  # its tools' work, held while it was a speculation
+            self.emit(frame)
         if rec.reply:
             self.emit(ReplyTextFrame(rec.turn, rec.reply, False))
         self.emit(ReplyTextFrame(rec.turn, rec.reply, True))
@@ -89,7 +91,7 @@ class Speaker:
         loop = asyncio.get_running_loop()
         deltas: asyncio.Queue[str | None] = asyncio.Queue()
         pieces: asyncio.Queue[str | None] = asyncio.Queue()
-        rid = answers.request_id("turn", rec.turn)
+        rid = turn.rid = answers.request_id("turn", rec.turn)
 
         def on_text(t: str) -> None:
             loop.call_soon_threadsafe(deltas.put_nowait, t)

@@ -36,6 +36,8 @@ class Prepared:
     calls: list[dict] = field(default_factory=list)  # calls of the client's functions
     messages: list[dict] = field(default_factory=list)  # the answer's tool calls and results
     stamps: dict[str, float] = field(default_factory=dict)
+    rid: str = ""  # the answer's request id (a reply taken back undoes its tools' work)
+    frames: list = field(default_factory=list)  # its tool frames, sent once it is used
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Speculation:
     """Work started at a pause of the utterance still being spoken."""
 
     paused: SpeechPaused
+    rid: str = ""  # its answer's request id
     task: asyncio.Task | None = None
     transcript: str | None = None  # known once its ASR is done
     quiet_ms: float | None = None  # the quiet that ends the turn here (once the transcript is)
@@ -83,7 +86,7 @@ class Speculator:
         """Start preparing the utterance so far (``audio``) as turn ``turn``."""
         self.cancel()
         self.started += 1
-        spec = Speculation(paused)
+        spec = Speculation(paused, self.answers.request_id("spec", self.started))
         if self.cfg.vad.endpoint == "model" and self.cfg.vad.prosody:
             spec.voice = prosody.features(audio)
         spec.task = asyncio.create_task(self._prepare(audio, spec, turn), name="spec")
@@ -105,7 +108,7 @@ class Speculator:
             s.wanted = True
             return s.task
         self.cancelled += 1
-        s.task.cancel()
+        self._drop(s)
         return None
 
     def ends_turn(self, position: int) -> bool:
@@ -132,9 +135,15 @@ class Speculator:
 
     def cancel(self) -> None:
         if self.current is not None:
-            if self.current.task is not None:
-                self.current.task.cancel()
+            self._drop(self.current)
             self.current = None
+
+    def _drop(self, s: Speculation) -> None:
+        """Give up ``s`` without a trace: its work stops, and what its answer's tools did (a
+        timer set, one cancelled) is undone; nobody heard it."""
+        if s.task is not None:
+            s.task.cancel()
+        self.answers.drop(s.rid)
 
     async def _prepare(self, audio: np.ndarray, spec: Speculation, turn: int) -> Prepared:
         """Speculative work at a pause: transcript, whole reply, first sentence's audio."""
@@ -146,18 +155,18 @@ class Speculator:
         spec.transcript = p.transcript  # the endpoint decision can use it now
         if not p.transcript or asks_reset(p.transcript):
             return p
-        rid = self.answers.request_id("spec", self.started)
+        rid = p.rid = spec.rid
         first: list[float] = []
 
         def on_text(_t: str) -> None:
             if not first:
                 first.append(self.clock())
 
-        call = self.answers.start(p.transcript, on_text, rid, turn)
+        call = self.answers.start(p.transcript, on_text, rid, turn, held=p.frames)
         try:
             reply = await call
         except asyncio.CancelledError:
-            self.answers.cancel(rid)
+            self.answers.drop(rid)
             raise
         p.stamps["reply_done"] = self.clock()
         p.stamps["first_text"] = first[0] if first else p.stamps["reply_done"]

@@ -98,6 +98,7 @@ class Turn:
     # The answer's tool calls and results (``voice.tools.Answer.messages``): the history keeps
     # them; after a round of the client's functions they end with that round's call message.
     messages: list[dict] = field(default_factory=list)
+    rid: str = ""  # its answer's request id (taken back: what the answer's tools did is undone)
     remembered: bool = False  # its exchange is in the history
     carry: np.ndarray | None = None  # speech taken back: it belongs to the next turn
     closed: bool = False  # its record has been published

@@ -10,9 +10,11 @@ clock, do arithmetic and keep timers in memory.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,6 +123,7 @@ _COMPUTE = re.compile(r"\b(?:plus|minus|times|divided|multipl\w*|add|subtract|su
                       re.IGNORECASE)  # fmt: skip
 # Tool answers that are final: no other reading or words of the model can answer better.
 _FINAL = frozenset({_NOT_ITS, CANT_CONTACT, ELSEWHERE})
+KEPT_MARKS = 16  # recent answers that can still be undone (a take-back comes within ~1 s)
 MAX_ROUNDS = 2  # model → tools → model ... at most this many tool rounds per turn
 
 
@@ -165,6 +168,41 @@ class Toolbox:
         self.counted = -1  # the turn the clock last counted the days to a date (or named its
         self.dated: dict = {}  # weekday), and what it was asked
         self.spelled = ""  # the last word spelled
+        # what the tools remembered before each recent answer, for undo
+        self._marks: dict[str, tuple[int, tuple]] = {}
+        self._begun = 0  # answers begun
+        self._undo_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def answering(self, answer: str):
+        """The tools used inside the block (by this thread) serve ``answer``: what they change
+        can be taken back with :meth:`undo` if nobody hears it."""
+        with self._undo_lock:
+            self._marks = {**dict(list(self._marks.items())[-(KEPT_MARKS - 1):]),
+                           answer: (self._begun, self._state())}  # fmt: skip
+            self._begun += 1
+        with self.timers.by(answer):
+            yield
+
+    def undo(self, answer: str) -> None:
+        """``answer`` was never heard (a speculation given up when the user went on, a reply
+        taken back): the timers it set are gone and the ones it cancelled run again; what the
+        conversation's tools remember ("that", the word last spelled, the turn count) is as
+        before it, unless another answer has begun since (that one has built on it)."""
+        self.timers.undo(answer)
+        with self._undo_lock:
+            mark = self._marks.pop(answer, None)
+            if mark is not None and mark[0] == self._begun - 1:
+                self._restore(mark[1])
+
+    def _state(self) -> tuple:
+        return (self.turn, self.last_ok, self.counted, dict(self.dated), self.spelled,
+                self.calculator.last, self.calculator.asked, self.units.last,
+                list(self.facts.log))  # fmt: skip
+
+    def _restore(self, state: tuple) -> None:
+        (self.turn, self.last_ok, self.counted, self.dated, self.spelled, self.calculator.last,
+         self.calculator.asked, self.units.last, self.facts.log) = state  # fmt: skip
 
     def forget(self) -> None:
         """The conversation was reset: "that" and "and in pounds?" refer to nothing any more

@@ -13,6 +13,7 @@ the table holds a lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import math
 import re
@@ -91,6 +92,7 @@ def parse_duration(text: object) -> int | None:
     return math.ceil(total)
 
 
+KEPT_CHANGES = 64  # an answer's changes are kept this long for undo (a take-back is within ~1 s)
 REPEAT_S = 15  # a timer of the same length set again within this is the same timer
 
 
@@ -140,6 +142,46 @@ class Timers:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self.closed = False
+        # What each answer did to the table, so that an answer nobody heard can be undone
+        # (:meth:`undo`): (answer, timer set or None, timers it took off), oldest first.
+        self._done: list[tuple[str, Timer | None, list[Timer]]] = []
+        self._answer = threading.local()  # the answer this thread is writing (:meth:`by`)
+
+    # --- what an answer did -------------------------------------------------------------------
+    @contextlib.contextmanager
+    def by(self, answer: str):
+        """Changes made by this thread inside the block are ``answer``'s (see :meth:`undo`)."""
+        self._answer.id = answer
+        try:
+            yield
+        finally:
+            self._answer.id = None
+
+    def _did(self, added: Timer | None, removed: list[Timer]) -> None:
+        """Note a change (under the lock) for the answer this thread is writing, if any."""
+        answer = getattr(self._answer, "id", None)
+        if answer is not None and (added is not None or removed):
+            self._done = [*self._done[-(KEPT_CHANGES - 1):], (answer, added, removed)]
+
+    def undo(self, answer: str) -> None:
+        """Take back what ``answer`` did to the table (it was never heard: a speculation given
+        up, a reply taken back): the timers it set are gone, the ones it cancelled or replaced
+        run again (a timer that has rung since stays rung)."""
+        gone: list[Timer] = []
+        back: list[Timer] = []
+        with self._lock:
+            mine = [d for d in self._done if d[0] == answer]
+            self._done = [d for d in self._done if d[0] != answer]
+            for _, added, removed in reversed(mine):
+                if added is not None and self._timers.pop(added.id, None) is not None:
+                    gone.append(added)
+                for t in removed if not self.closed else ():
+                    self._timers[t.id] = t
+                    back.append(t)
+        for t in gone:
+            self._unschedule(t)
+        for t in back:
+            self._schedule(t)
 
     # --- the table ----------------------------------------------------------------------------
     def active(self) -> list[Timer]:
@@ -230,6 +272,7 @@ class Timers:
             t = Timer(next(self._ids), secs, label.lower() if not reminder else label,
                       reminder, self.clock() + secs)  # fmt: skip
             self._timers[t.id] = t
+            self._did(t, again)
         for old in again:
             self._unschedule(old)
         self._schedule(t)
@@ -269,6 +312,7 @@ class Timers:
         if label.lower() in ("all", "everything", "all timers", "all of them"):
             with self._lock:
                 timers, self._timers = list(self._timers.values()), {}
+                self._did(None, timers)
             for t in timers:
                 self._unschedule(t)
             if not timers:
@@ -282,7 +326,8 @@ class Timers:
             return "there's no timer to cancel", False
         t = found[0]
         with self._lock:
-            self._timers.pop(t.id, None)
+            if self._timers.pop(t.id, None) is not None:
+                self._did(None, [t])
         self._unschedule(t)
         return f"{t.name()} is cancelled", True
 

@@ -462,6 +462,39 @@ def test_the_user_still_interrupts_over_the_echo(models, speak, tiny_model) -> N
     assert any("stop" in normalize_text(r.transcript) for r in pipe.records[1:])
 
 
+async def false_start(pipe: Pipeline, seen: Timeline, first: np.ndarray, then: np.ndarray,
+                      before_close=None):
+    """``first`` in real time, quiet until its answer is heard, 200 ms more, then ``then`` (the
+    user going on), and quiet until the next turn is over. ``before_close(pipe)`` runs after
+    the last answer, before the pipeline closes; what it returns is returned."""
+
+    async def feed(audio: np.ndarray) -> None:
+        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
+            await pipe.feed(chunk)
+
+    async def quiet() -> None:  # 20 ms of silence, in real time
+        await asyncio.sleep(0.02)
+        await pipe.feed(silence(0.02))
+
+    pipe.start(realtime=True)
+    await feed(np.concatenate([silence(0.5), first]))
+    for _ in range(1500):  # until the answer is heard (at most 30 s)
+        await quiet()
+        if seen.first(TtsAudioFrame) is not None:
+            break
+    for _ in range(10):
+        await quiet()
+    await feed(then)
+    for _ in range(1500):
+        await quiet()
+        if len(pipe.records) >= 2:
+            break
+    await pipe.finish()
+    out = before_close(pipe) if before_close is not None else None
+    await pipe.close()
+    return out
+
+
 def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, speak, tiny_model):
     # "Tell me a joke." is complete, so the turn ends at its pause and the answer starts; the
     # user goes on ("about the moon") 200 ms into it: the answer stops at once, leaves nothing
@@ -475,32 +508,8 @@ def test_a_false_start_is_taken_back_and_the_whole_utterance_answered(models, sp
     seen = Timeline()
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
 
-    async def feed(audio: np.ndarray) -> None:
-        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
-            await pipe.feed(chunk)
-
-    async def quiet() -> None:  # 20 ms of silence, in real time
-        await asyncio.sleep(0.02)
-        await pipe.feed(silence(0.02))
-
-    async def scenario() -> None:
-        pipe.start(realtime=True)
-        await feed(np.concatenate([silence(0.5), trimmed(speak, "Tell me a joke.")]))
-        for _ in range(1500):  # until the answer is heard (at most 30 s)
-            await quiet()
-            if seen.first(TtsAudioFrame) is not None:
-                break
-        for _ in range(10):
-            await quiet()
-        await feed(trimmed(speak, "About the moon."))
-        for _ in range(1500):
-            await quiet()
-            if len(pipe.records) >= 2:
-                break
-        await pipe.finish()
-        await pipe.close()
-
-    asyncio.run(scenario())
+    asyncio.run(false_start(pipe, seen, trimmed(speak, "Tell me a joke."),
+                            trimmed(speak, "About the moon.")))
     assert len(pipe.records) >= 2, [r.transcript for r in pipe.records]
     first, second = pipe.records[:2]
     assert first.endpoint == "complete"  # ended by the model on its transcript, not silence

@@ -10,18 +10,17 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
 from tests.voice.test_functions import ScriptedLLM
-from tests.voice.test_pipeline import Timeline, silence, trimmed
+from tests.voice.test_pipeline import Timeline, false_start, trimmed
 from voice.answering import Answerer
 from voice.config import load_config
 from voice.conversation import Conversation
-from voice.frames import ToolCallFrame, TtsAudioFrame
+from voice.frames import ToolCallFrame
 from voice.models import Models
 from voice.pipeline import Pipeline
-from voice.sink import WavSink, wav_source
+from voice.sink import WavSink
 from voice.tools import Toolbox
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,34 +147,9 @@ def test_a_late_false_end_leaves_one_timer_the_one_asked_for(demo, speak) -> Non
     seen = Timeline()
     pipe = Pipeline(models, cfg, WavSink(models.tts.sample_rate, realtime=True), on_frame=seen)
 
-    async def feed(audio: np.ndarray) -> None:
-        async for chunk in wav_source(audio, realtime=True, tail_ms=0):
-            await pipe.feed(chunk)
-
-    async def quiet() -> None:
-        await asyncio.sleep(0.02)
-        await pipe.feed(silence(0.02))
-
-    async def scenario() -> list[tuple[int, str]]:
-        pipe.start(realtime=True)
-        await feed(np.concatenate([silence(0.5), trimmed(speak, "Set a timer for five minutes.")]))
-        for _ in range(1500):
-            await quiet()
-            if seen.first(TtsAudioFrame) is not None:
-                break
-        for _ in range(10):
-            await quiet()
-        await feed(trimmed(speak, "No, make it ten minutes."))
-        for _ in range(1500):
-            await quiet()
-            if len(pipe.records) >= 2:
-                break
-        await pipe.finish()
-        left = timers(pipe.answers.tools)
-        await pipe.close()
-        return left
-
-    left = asyncio.run(scenario())
+    left = asyncio.run(false_start(pipe, seen, trimmed(speak, "Set a timer for five minutes."),
+                                   trimmed(speak, "No, make it ten minutes."),
+                                   lambda p: timers(p.answers.tools)))
     first, second = pipe.records[:2]
     assert first.taken_back, [(r.transcript, r.reply) for r in pipe.records]
     calls = [f for _, f in seen.frames if isinstance(f, ToolCallFrame)]

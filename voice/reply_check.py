@@ -52,6 +52,11 @@ _LONE_LETTER = re.compile(r"(?<![\w'.-])[B-HJ-Z](?![\w'-]|\.\w)")
 _SPELLS = re.compile(r"\b(?:spell|spelled|spelt|spelling|letters?|initials?)\b", re.IGNORECASE)
 
 # An article straight before a verb, a preposition or another article.
+# A sentence that starts in lower case after one that ended ("... numbers the internet. dates
+# and spelling."): two sentences run into each other. Not after an abbreviation ("a.m. or",
+# "etc. and", "St. ives").
+_LOWER_START = re.compile(r"(\S+)[.!?][\"')\]]*\s+[a-z]")
+_ABBREVIATED = {"etc", "vs", "approx", "st", "dr", "mr", "mrs", "ms", "no", "jr", "sr", "mt"}
 _NO_NOUN = re.compile(r"\b(?:[Tt]he|a|an|An)\s+(?:is|are|was|were|of|to|in|on|the|a|an|and)\b")
 
 # A whole reply of one or two words does not start with these ("The day.", "Why.").
@@ -67,7 +72,8 @@ _MAY_REPEAT = frozenset(
 
 def garbled(text: str) -> bool:
     """Not a reply that can be said as it is: no letters, stray punctuation, a word twice in a
-    row (single letters are exempt: spelling says "B, O, O, K."), tool-call markup, or cut off
+    row (single letters are exempt: spelling says "B, O, O, K."), a sentence that starts in
+    lower case after a finished one (two run into each other), tool-call markup, or cut off
     after a comma or a word that cannot end a sentence ("Sorry, I don't"). An empty reply is not
     garbled: it is empty (the caller says so)."""
     text = text.strip()
@@ -78,6 +84,9 @@ def garbled(text: str) -> bool:
     if _STRAY.search(text):  # "I'm,. for asking", "Oslo..", "can't,.?"
         return True
     if _NO_NOUN.search(text):  # "The is in October.": an article with no noun after it
+        return True
+    if any("." not in w and w.lower().strip("\"'(") not in _ABBREVIATED
+           for w in _LOWER_START.findall(text)):  # fmt: skip
         return True
     bare = _WORDS.findall(text.lower())
     if 0 < len(bare) <= 2 and bare[0] in _NO_START and \

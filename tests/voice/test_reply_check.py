@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
      "..", "I, I'm,. for asking I How can I help?", "The capital of C't Oslo..",
      "Sorry, I can't,.?", "I, I well, thanks for?. How can I help?",
      "Sorry, I couldn't read the number,", "Sorry, I don't",
-     "Sorry, I don't know about that. I can help with countries, planets, numbers, units"],
+     "Sorry, I don't know about that. I can help with countries, planets, numbers, units",
+     # two sentences run into each other (the demo model's fast mode, 3 passes for 25 tokens)
+     "Sorry, I don't look up live. I can help with countries, planets, numbers the internet. "
+     "dates and spelling."],
 )
 def test_garbled(text: str) -> None:
     assert garbled(text)
@@ -29,7 +32,9 @@ def test_garbled(text: str) -> None:
     "text",
     ["", "Paris", "Sorry", "The capital of France is Paris.", "It's twelve twelve PM.",
      "Book is spelled B, O, O, K.", "Bye bye!", "Is it?", "Well... maybe.",
-     "It's 3.5 km, about 2.2 miles.", "Sorry, I don't know.", "I can't."],
+     "It's 3.5 km, about 2.2 miles.", "Sorry, I don't know.", "I can't.",
+     "The shop opens at 9 a.m. on Mondays.", "Apples, pears, etc. are fruit.",
+     "It's on St. helens road."],
 )
 def test_not_garbled(text: str) -> None:
     assert not garbled(text)

@@ -173,6 +173,16 @@ def test_vague_amounts_are_not_numbers():
         ("timer", "set a timer for ten, no, twelve minutes", "timer set for twelve minutes"),
         ("timer", "set a timer for 5 minutes, actually, make it 10", "timer set for ten minutes"),
         ("spell", "spell receive, I mean, receipt", "receipt is spelled R, E, C, E, I, P, T"),
+        # ... and where Whisper ended a sentence at the speaker's pause before it
+        ("units", "How many pounds is three kilos? Sorry, four kilos.",
+         "four kilograms is about eight point eight two pounds"),
+        ("timer", "Set a timer for five minutes? No hang on, six.", "timer set for six minutes"),
+        ("spell", "Spell receive. No, receipt.", "receipt is spelled R, E, C, E, I, P, T"),
+        # a rate's slash said aloud, and Whisper's "Calvin"
+        ("units", "We're doing 50KM slash H. What's that in miles an hour?",
+         "fifty kilometers per hour is about thirty one point one miles per hour"),
+        ("units", "How many Calvin is room temperature say 25 C?",
+         "twenty five degrees Celsius is two hundred and ninety eight point one five kelvin"),
         ("timer", "set a timer for hour and a half", "timer set for one hour and thirty minutes"),
         # numbers and units in the other clauses are what the request is about, not part of it
         ("calculator", "three coffees at £3.15 each, so 3.15 times 3",

@@ -127,7 +127,10 @@ def test_the_speller_spells_what_was_meant():
     [("How do you spell neighbor the British way?",
       "neighbour is spelled N, E, I, G, H, B, O, U, R"),
      ("Doing the crossword spell gazebal.", "gazebo is spelled G, A, Z, E, B, O"),
-     ("how do you spell colour the american way", "color is spelled C, O, L, O, R")],
+     ("how do you spell colour the american way", "color is spelled C, O, L, O, R"),
+     # the letter that tells them apart (Whisper writes the American word it heard)
+     ("Spell color with the U please.", "colour is spelled C, O, L, O, U, R"),
+     ("how do you spell favour without the u", "favor is spelled F, A, V, O, R")],
 )  # fmt: skip
 def test_the_toolbox_takes_the_spelling_from_the_request(request_text, reply):
     box = Toolbox()

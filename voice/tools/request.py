@@ -41,9 +41,16 @@ _DIGIT_WORDS = {"zero", "oh", "one", "two", "three", "four", "five", "six", "sev
 _REPAIR = re.compile(r"(?:,\s*(?:no wait|no hang on|no sorry|sorry,? i meant|sorry|no|i meant|"
                      r"i mean|actually|wait|hang on|or rather|scratch that|make that|make it)|"
                      # after a full stop only what can be nothing but a correction: "set a timer
-                     # for 5 hours, i'm going to sleep. actually, um, 8 hours"
-                     r"\.\s*(?:(?:um|uh|er),?\s+)?(?:actually|no wait|i meant|i mean|or rather|"
-                     r"scratch that|make that|make it))\s*[,.]?\s+(?:(?:um|uh|er),?\s+)?"
+                     # for 5 hours, i'm going to sleep. actually, um, 8 hours" (Whisper ends a
+                     # sentence where the speaker paused: "capital of Sweden? No hang on,
+                     # Norway."), or a bare "sorry"/"no" before a last word or three ("three
+                     # kilos? Sorry, four kilos.")
+                     r"[.?!]\s*(?:(?:um|uh|er),?\s+)?(?:actually|no wait|i meant|i mean|or rather|"
+                     r"scratch that|make that|make it|no hang on|hang on|no sorry|"
+                     r"(?:sorry|no)(?=,?\s+(?:[\w'-]+\s+){0,2}[\w'-]+[.!]?\s*$)"
+                     r"(?!,?\s+(?:what|what's|whats|how|when|where|who|why|which|is|are|can|"
+                     r"could|do|does|will|would|tell|set|spell|convert|thanks|thank)\b))"
+                     r")\s*[,.]?\s+(?:(?:um|uh|er),?\s+)?"
                      r"(?:make (?:it|that)\s+|i meant\s+|i mean\s+)?",
                      re.IGNORECASE)  # fmt: skip
 
@@ -724,7 +731,11 @@ def _two_units(args: dict) -> bool:
 # "leaders" (7 times), "pints" as "pines". Read as the units only where an amount is converted.
 _HEARD_UNITS = ((re.compile(r"\bannounces?\b", re.IGNORECASE), "in ounces"),
                 (re.compile(r"\bleaders?\b", re.IGNORECASE), "liters"),
-                (re.compile(r"\bpines\b", re.IGNORECASE), "pints"))  # fmt: skip
+                (re.compile(r"\bpines\b", re.IGNORECASE), "pints"),
+                (re.compile(r"\bcalvins?\b", re.IGNORECASE), "kelvin"),
+                # a rate's slash said aloud: "50KM slash H", "M slash S"
+                (re.compile(r"(?<=[a-z\d])\s*\bslash\s+(?=[a-z]{1,3}\b)", re.IGNORECASE),
+                 "/"))  # fmt: skip
 
 
 def _heard_units(text: str) -> str:
@@ -1221,10 +1232,12 @@ _SPELT_IN = r"(?:spelt|spelled|written|spell it) (?:in|over in) (?:the )?"
 _BRITISH_WAY = re.compile(
     rf"\b(?:(?:british|english|uk|u\.k\.|brit|australian|aussie|kiwi|irish|scottish|welsh)"
     rf"{_SAID_AS}|in (?:british|uk|australian|irish) english|"
-    rf"{_SPELT_IN}(?:uk|u\.k|britain|england|scotland|ireland|australia))\b", re.IGNORECASE)
+    rf"{_SPELT_IN}(?:uk|u\.k|britain|england|scotland|ireland|australia)|"
+    r"(?<!out )with (?:the|a|an) (?:u|you)(?: in it)?(?!\w))", re.IGNORECASE)  # "colour with a u"
 _AMERICAN_WAY = re.compile(
     rf"\b(?:(?:american|us|u\.s\.|yank|yankee){_SAID_AS}|in (?:american|us) english|"
-    rf"{_SPELT_IN}(?:us|u\.s|usa|states|america))\b", re.IGNORECASE)
+    rf"{_SPELT_IN}(?:us|u\.s|usa|states|america)|without (?:the|a|an) (?:u|you)(?!\w))\b",
+    re.IGNORECASE)  # fmt: skip
 
 
 def spelling_variety(text: str) -> str | None:

@@ -178,6 +178,8 @@ def test_vague_amounts_are_not_numbers():
          "four kilograms is about eight point eight two pounds"),
         ("timer", "Set a timer for five minutes? No hang on, six.", "timer set for six minutes"),
         ("spell", "Spell receive. No, receipt.", "receipt is spelled R, E, C, E, I, P, T"),
+        ("units", "How many pounds is 1.5 kilos? I mean weight, not money.",
+         "one point five kilograms is about three point three one pounds"),
         # a rate's slash said aloud, and Whisper's "Calvin"
         ("units", "We're doing 50KM slash H. What's that in miles an hour?",
          "fifty kilometers per hour is about thirty one point one miles per hour"),

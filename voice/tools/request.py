@@ -45,8 +45,10 @@ _REPAIR = re.compile(r"(?:,\s*(?:no wait|no hang on|no sorry|sorry,? i meant|sor
                      # sentence where the speaker paused: "capital of Sweden? No hang on,
                      # Norway."), or a bare "sorry"/"no" before a last word or three ("three
                      # kilos? Sorry, four kilos.")
-                     r"[.?!]\s*(?:(?:um|uh|er),?\s+)?(?:actually|no wait|i meant|i mean|or rather|"
-                     r"scratch that|make that|make it|no hang on|hang on|no sorry|"
+                     r"\.\s*(?:(?:um|uh|er),?\s+)?(?:actually|no wait|i meant|i mean|or rather|"
+                     r"scratch that|make that|make it)|"
+                     # (after a question, "I mean" says more: "1.5 kilos? I mean weight")
+                     r"[.?!]\s*(?:(?:um|uh|er),?\s+)?(?:no wait|no hang on|hang on|no sorry|"
                      r"(?:sorry|no)(?=,?\s+(?:[\w'-]+\s+){0,2}[\w'-]+[.!]?\s*$)"
                      r"(?!,?\s+(?:what|what's|whats|how|when|where|who|why|which|is|are|can|"
                      r"could|do|does|will|would|tell|set|spell|convert|thanks|thank)\b))"
